@@ -1,0 +1,139 @@
+//! Instruction decoding behind one model. Only this layer knows opcodes.
+
+pub mod arm64;
+pub mod x86;
+
+use crate::elf::Machine;
+
+/// Landing pads for indirect branches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Pad {
+    Endbr64,
+    /// `BTI` with no target: not a landing pad for anything.
+    Bti,
+    BtiC,
+    BtiJ,
+    BtiJc,
+    /// `PACIASP`/`PACIBSP`: implicit `BTI c` (and `BTI jc` for x16/x17 jumps).
+    Paciasp,
+    Pacibsp,
+}
+
+impl Pad {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pad::Endbr64 => "endbr64",
+            Pad::Bti => "bti",
+            Pad::BtiC => "bti c",
+            Pad::BtiJ => "bti j",
+            Pad::BtiJc => "bti jc",
+            Pad::Paciasp => "paciasp",
+            Pad::Pacibsp => "pacibsp",
+        }
+    }
+    /// A valid target of an indirect call.
+    pub fn accepts_call(self) -> bool {
+        matches!(self, Pad::Endbr64 | Pad::BtiC | Pad::BtiJc | Pad::Paciasp | Pad::Pacibsp)
+    }
+    /// A valid target of an indirect jump (BR).
+    pub fn accepts_jump(self) -> bool {
+        matches!(self, Pad::Endbr64 | Pad::BtiJ | Pad::BtiJc)
+    }
+}
+
+/// What an instruction does to control flow and to the state the checks track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Direct call (`call rel32`, `bl`).
+    Call,
+    /// Direct unconditional jump (`jmp`, `b`).
+    Jump,
+    /// Direct conditional jump (`jcc`, `b.cond`, `cbz`, `tbz`, ...).
+    CondJump,
+    IndirectCall,
+    IndirectJump,
+    /// `ret`, `retaa`, `iret`, `eret`, ...
+    Return,
+    /// Ends the path: `ud2`, `int3`, `brk`, `udf`, `hlt` (arm64).
+    Trap,
+    Nop,
+    Pad(Pad),
+    /// Opens user access (x86 `stac`, arm64 `msr pan, #0`).
+    UaccessOpen,
+    /// Closes user access (x86 `clac`, arm64 `msr pan, #1`).
+    UaccessClose,
+    /// Saves flags (x86 `pushf`).
+    PushFlags,
+    /// Restores flags (x86 `popf`).
+    PopFlags,
+    Other,
+    /// Bytes that do not decode; ends the path.
+    Invalid,
+}
+
+impl Kind {
+    /// No fall-through to the next instruction.
+    pub fn ends_flow(self) -> bool {
+        matches!(
+            self,
+            Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap | Kind::Invalid
+        )
+    }
+    pub fn is_branch(self) -> bool {
+        matches!(self, Kind::Call | Kind::Jump | Kind::CondJump)
+    }
+}
+
+/// One decoded instruction. Offsets are section offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Insn {
+    pub offset: u64,
+    pub len: u8,
+    pub kind: Kind,
+    /// Branch target encoded in the instruction (section offset), before
+    /// relocations are applied.
+    pub imm_target: Option<u64>,
+}
+
+impl Insn {
+    pub fn end(&self) -> u64 {
+        self.offset + u64::from(self.len)
+    }
+}
+
+/// How a kCFI indirect-call check reads the callee's type hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HashLoad {
+    /// Displacement from the target address (negative).
+    pub disp: i64,
+}
+
+/// An architecture's decoder.
+pub trait Decoder: Sync {
+    fn machine(&self) -> Machine;
+    /// Decode `bytes` (section bytes from `base`) linearly, appending to `out`.
+    /// An instruction that would run past the end is appended as `Invalid`
+    /// with the remaining length.
+    fn decode(&self, bytes: &[u8], base: u64, out: &mut Vec<Insn>);
+    /// Text of the instruction at the start of `bytes` (at section offset `offset`).
+    fn disasm(&self, bytes: &[u8], offset: u64) -> String;
+    /// For a relocation of type `r_type` at `reloc_offset` inside branch
+    /// instruction `insn`: the value to add to `symbol + addend` to get the
+    /// branch target. `None` if this relocation is not the branch operand.
+    fn branch_reloc_bias(&self, insn: &Insn, reloc_offset: u64, r_type: u32) -> Option<i64>;
+    /// Minimal size of a landing pad / the instruction size unit.
+    fn min_insn_len(&self) -> u64;
+    /// If the instruction reads a kCFI type hash relative to a call target,
+    /// the displacement it reads at.
+    fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad>;
+    /// If the instruction loads a 32-bit immediate that could be a kCFI
+    /// type hash (x86 `mov $imm32, %eax` of a `__cfi_` preamble), its value.
+    fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32>;
+}
+
+pub fn decoder(machine: Machine) -> &'static dyn Decoder {
+    match machine {
+        Machine::X86_64 => &x86::X86,
+        Machine::Aarch64 => &arm64::Arm64,
+    }
+}

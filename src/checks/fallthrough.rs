@@ -1,0 +1,73 @@
+//! `fallthrough`: a reachable path runs off the end of a function.
+//!
+//! Every path from the entry is followed; calls return unless the callee is
+//! noreturn (listed in `rules/noreturn.toml` or proven in this object). An
+//! instruction that can execute, does not end its path, and is the last one
+//! of the function lets execution continue into whatever follows.
+
+use super::{Check, Ctx, Finding};
+use crate::model::Function;
+
+pub struct Fallthrough;
+
+impl Check for Fallthrough {
+    fn id(&self) -> &'static str {
+        "fallthrough"
+    }
+
+    fn check_function(&self, cx: &Ctx, f: &Function, out: &mut Vec<Finding>) {
+        if f.prefix {
+            return;
+        }
+        let m = cx.model;
+        let Some(code) = m.section_code(f.section) else { return };
+        let range = m.insn_range(f);
+        let seen = m.reachable(f);
+        let Some(k) = seen
+            .iter()
+            .enumerate()
+            .filter(|&(_, &s)| s)
+            .map(|(k, _)| range.start + k)
+            .find(|&i| m.flow(f, code, i).off_end)
+        else {
+            return;
+        };
+        let ins = &code.insns[k];
+        let size = m.obj.sections[f.section].size;
+        let after = ins.end();
+        let next = m.next_function(f.section, f.end.min(after).max(f.start + 1));
+        let message = match next {
+            Some(n) if after < size => {
+                let g = &m.functions[n];
+                if g.start == after || m.functions.iter().any(|p| p.prefix && p.section == g.section && p.start == after && p.end <= g.start) {
+                    format!("{}() falls through to next function {}()", f.name, g.name)
+                } else {
+                    format!(
+                        "{}() runs off its end into {} bytes of padding before {}()",
+                        f.name,
+                        g.start.saturating_sub(after),
+                        g.name
+                    )
+                }
+            }
+            _ if after >= size => format!(
+                "{}() falls through past the end of section {}",
+                f.name,
+                m.obj.section_name(f.section)
+            ),
+            _ => format!("{}() runs off its end at {:#x} into code outside any function", f.name, after),
+        };
+        let mut fd = cx.finding(self.id(), f.section, ins.offset, message);
+        if let Some(n) = next.filter(|_| after < size) {
+            let g = &m.functions[n];
+            fd.target = Some(cx.target(g.section, g.start));
+        }
+        if ins.kind == crate::arch::Kind::Call {
+            fd.notes.push(format!(
+                "the last instruction calls {}, which is not known to be noreturn; if it never returns, add it to rules/noreturn.toml or the config's `noreturn` list",
+                m.dest_name(code.dests[k])
+            ));
+        }
+        out.push(fd);
+    }
+}

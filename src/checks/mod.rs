@@ -1,0 +1,127 @@
+//! The checks: each a pure function of the model to findings.
+
+pub mod fallthrough;
+
+use crate::config::Options;
+use crate::model::{Function, Model};
+use crate::rules::{Rules, Severity};
+use serde::Serialize;
+
+/// A referenced location a finding is about (a call or reference target).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Target {
+    pub section: String,
+    pub offset: u64,
+    pub symbol: Option<String>,
+    pub symbol_offset: u64,
+}
+
+/// One line of the disassembly shown with a finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub offset: u64,
+    pub text: String,
+    /// The instruction the finding is about.
+    pub primary: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub section_index: usize,
+    pub section: String,
+    pub offset: u64,
+    pub symbol: Option<String>,
+    pub symbol_offset: u64,
+    pub message: String,
+    pub target: Option<Target>,
+    pub notes: Vec<String>,
+    /// Disassembly around the site (for the human renderer).
+    pub context: Vec<Line>,
+}
+
+/// What a check sees.
+pub struct Ctx<'a> {
+    pub model: &'a Model<'a>,
+    pub rules: &'a Rules,
+    pub opts: &'a Options,
+}
+
+impl Ctx<'_> {
+    /// A finding at a place, with symbol and disassembly context filled in.
+    pub fn finding(&self, rule: &'static str, section: usize, offset: u64, message: String) -> Finding {
+        let m = self.model;
+        let (symbol, symbol_offset) = match m.function_containing(section, offset) {
+            Some(i) => (Some(m.functions[i].name.clone()), offset - m.functions[i].start),
+            None => (None, offset),
+        };
+        Finding {
+            rule,
+            severity: self.opts.severity(rule, self.rules),
+            section_index: section,
+            section: m.obj.section_name(section).to_string(),
+            offset,
+            symbol,
+            symbol_offset,
+            message,
+            target: None,
+            notes: Vec::new(),
+            context: self.context(section, offset),
+        }
+    }
+
+    /// A target description for a place in this object.
+    pub fn target(&self, section: usize, offset: u64) -> Target {
+        let m = self.model;
+        let (symbol, symbol_offset) = match m.function_containing(section, offset) {
+            Some(i) => (Some(m.functions[i].name.clone()), offset - m.functions[i].start),
+            None => (None, offset),
+        };
+        Target { section: m.obj.section_name(section).to_string(), offset, symbol, symbol_offset }
+    }
+
+    /// Up to 6 instructions before and 2 after `offset`, within its function
+    /// (or the section when it is outside any function).
+    pub fn context(&self, section: usize, offset: u64) -> Vec<Line> {
+        let m = self.model;
+        let Some(code) = m.section_code(section) else {
+            return Vec::new();
+        };
+        let (lo, hi) = match m.function_containing(section, offset) {
+            Some(i) => {
+                let r = m.insn_range(&m.functions[i]);
+                (r.start, r.end)
+            }
+            None => (0, code.insns.len()),
+        };
+        let at = code.lower_bound(offset).clamp(lo, hi.max(lo + 1) - 1);
+        let from = at.saturating_sub(6).max(lo);
+        let to = (at + 3).min(hi);
+        (from..to)
+            .map(|i| {
+                let ins = &code.insns[i];
+                Line { offset: ins.offset, text: m.disasm(section, ins), primary: ins.offset == offset }
+            })
+            .collect()
+    }
+}
+
+/// A rule implementation.
+pub trait Check: Sync {
+    fn id(&self) -> &'static str;
+    /// Checks one function (called in parallel over functions).
+    fn check_function(&self, _cx: &Ctx, _f: &Function, _out: &mut Vec<Finding>) {}
+    /// Checks object-wide facts (called once per object).
+    fn check_object(&self, _cx: &Ctx, _out: &mut Vec<Finding>) {}
+}
+
+/// All checks, in a fixed order.
+pub fn all() -> Vec<&'static dyn Check> {
+    vec![&fallthrough::Fallthrough]
+}
+
+/// Rule ids that have an implementation.
+pub fn ids() -> Vec<&'static str> {
+    all().iter().map(|c| c.id()).collect()
+}

@@ -1,0 +1,244 @@
+//! Command-line arguments and dispatch. Exit status: 0 clean, 1 findings at
+//! error level, 2 unreadable input or bad usage.
+
+use crate::config::{ConfigFile, Options};
+use crate::elf::Machine;
+use crate::engine;
+use crate::input;
+use crate::report::{self, Format};
+use crate::rules::{Rules, Severity};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(name = "objlint", version, about = "Static validator for kernel ELF objects (x86-64, arm64)")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Check objects (.o, .ko, .ko.xz, .ko.zst, .a, or directories of them).
+    Check(CheckArgs),
+    /// List the rules, or explain one.
+    Rules {
+        /// Show the full documentation of this rule.
+        #[arg(long)]
+        explain: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArchArg {
+    Auto,
+    #[value(name = "x86_64")]
+    X86_64,
+    #[value(name = "aarch64")]
+    Aarch64,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Output format (default: human on a terminal, short otherwise).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Only check objects of this architecture.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub arch: ArchArg,
+    /// Run only these rules (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    pub enable: Vec<String>,
+    /// Do not run these rules (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    pub disable: Vec<String>,
+    /// Config file (default: objlint.toml in this folder or above).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Folder of rule files replacing the built-in ones.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Treat objects as built with IBT/BTI.
+    #[arg(long, overrides_with = "no_ibt")]
+    pub ibt: bool,
+    /// Treat objects as built without IBT/BTI.
+    #[arg(long = "no-ibt")]
+    pub no_ibt: bool,
+    /// Expected -fpatchable-function-entry=M,N layout.
+    #[arg(long, value_name = "M,N")]
+    pub patchable: Option<String>,
+    /// The input is a linked whole (vmlinux.o, a final module).
+    #[arg(long)]
+    pub link: bool,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// No summary line on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Objects or folders.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+fn usage_error(msg: &str) -> i32 {
+    eprintln!("objlint: error: {msg}");
+    2
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.cmd {
+        Cmd::Check(a) => run_check(a),
+        Cmd::Rules { explain } => run_rules(explain),
+    }
+}
+
+/// Options and rules from the config file and the command line.
+pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
+    let cfg_path = match &a.config {
+        Some(p) => Some(p.clone()),
+        None => std::env::current_dir().ok().and_then(|d| ConfigFile::find(&d)),
+    };
+    let cfg = match &cfg_path {
+        Some(p) => ConfigFile::read(p)?,
+        None => ConfigFile::default(),
+    };
+    let rules_dir = a.rules.clone().or_else(|| {
+        cfg.rules_dir.as_ref().map(|d| match &cfg_path {
+            Some(p) if d.is_relative() => p.parent().unwrap_or(p).join(d),
+            _ => d.clone(),
+        })
+    });
+    let mut rules = Rules::load(rules_dir.as_deref())?;
+    let mut opts = Options::default();
+    cfg.apply(&mut opts, &mut rules);
+    let known = crate::checks::ids();
+    for r in a.enable.iter().chain(&a.disable).chain(cfg.rules.keys()) {
+        if !known.contains(&r.as_str()) && rules.doc(r).is_none() {
+            return Err(format!("unknown rule {r:?} (see `objlint rules`)"));
+        }
+    }
+    if !a.enable.is_empty() {
+        opts.only = Some(a.enable.iter().cloned().collect());
+    }
+    opts.disabled.extend(a.disable.iter().cloned());
+    if a.ibt {
+        opts.ibt = Some(true);
+    }
+    if a.no_ibt {
+        opts.ibt = Some(false);
+    }
+    if let Some(p) = &a.patchable {
+        let (m, n) = p
+            .split_once(',')
+            .and_then(|(m, n)| Some((m.trim().parse().ok()?, n.trim().parse().ok()?)))
+            .filter(|(m, n): &(u32, u32)| n <= m)
+            .ok_or_else(|| format!("--patchable wants M,N with N <= M, not {p:?}"))?;
+        opts.patchable = Some((m, n));
+    }
+    opts.link |= a.link;
+    opts.arch = match a.arch {
+        ArchArg::Auto => None,
+        ArchArg::X86_64 => Some(Machine::X86_64),
+        ArchArg::Aarch64 => Some(Machine::Aarch64),
+    };
+    Ok((opts, rules))
+}
+
+fn run_check(a: CheckArgs) -> i32 {
+    let t0 = Instant::now();
+    let (opts, rules) = match setup(&a) {
+        Ok(x) => x,
+        Err(e) => return usage_error(&e),
+    };
+    if let Some(j) = a.jobs {
+        if j == 0 {
+            return usage_error("-j wants at least 1");
+        }
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
+    }
+    let (inputs, walk_errors) = input::expand(&a.paths);
+    let reports = engine::check_inputs(&inputs, &rules, &opts);
+    let tty = std::io::stdout().is_terminal();
+    let format = a.format.unwrap_or(if tty { Format::Human } else { Format::Short });
+    let mut em = report::emitter(format, tty);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut bad = walk_errors.len();
+    for (p, e) in &walk_errors {
+        eprintln!("objlint: {p}: {e}");
+    }
+    let (mut nfind, mut nerr, mut nfunc, mut nobj) = (0usize, 0usize, 0usize, 0usize);
+    for r in &reports {
+        if let Some(e) = &r.error {
+            eprintln!("objlint: {}: {e}", r.file);
+            bad += 1;
+            continue;
+        }
+        nobj += 1;
+        nfunc += r.functions;
+        nfind += r.findings.len();
+        nerr += r.findings.iter().filter(|f| f.severity == Severity::Error).count();
+        if em.object(r, &mut out).is_err() {
+            return 2;
+        }
+    }
+    if em.finish(&mut out).is_err() || out.flush().is_err() {
+        return 2;
+    }
+    drop(out);
+    if !a.quiet {
+        eprintln!(
+            "objlint: {nobj} objects, {nfunc} functions, {nfind} findings ({nerr} errors), {bad} unreadable, {:.2}s",
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    if bad > 0 {
+        2
+    } else if nerr > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+fn run_rules(explain: Option<String>) -> i32 {
+    let rules = Rules::builtin();
+    let mut out = std::io::stdout().lock();
+    match explain {
+        Some(id) => match rules.doc(&id) {
+            Some(d) => {
+                let _ = writeln!(
+                    out,
+                    "{} ({}; default {})\n\n{}\n\n## What it does\n{}\n## Why it matters\n{}",
+                    d.id,
+                    d.arch.join(", "),
+                    d.severity.name(),
+                    d.summary,
+                    d.what.trim_start(),
+                    d.why.trim_start()
+                );
+                if !d.example.is_empty() {
+                    let _ = writeln!(out, "## Example\n{}", d.example.trim_start_matches('\n'));
+                }
+                0
+            }
+            None => usage_error(&format!("unknown rule {id:?}")),
+        },
+        None => {
+            for d in &rules.docs {
+                let _ = writeln!(out, "{:<24} {:<16} {}", d.id, d.arch.join(","), d.summary);
+            }
+            0
+        }
+    }
+}

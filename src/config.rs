@@ -1,0 +1,107 @@
+//! Options of a run: command line merged over `objlint.toml`.
+
+use crate::elf::Machine;
+use crate::rules::{Rules, Severity};
+use serde::Deserialize;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Only these rules (from `--enable`), when set.
+    pub only: Option<HashSet<String>>,
+    pub disabled: HashSet<String>,
+    pub severities: HashMap<String, Severity>,
+    /// Force IBT/BTI checks on or off (`--ibt`/`--no-ibt`); detected when `None`.
+    pub ibt: Option<bool>,
+    /// Expected `-fpatchable-function-entry=M,N`; inferred when `None`.
+    pub patchable: Option<(u32, u32)>,
+    /// The input is a linked whole (vmlinux.o, a final module object).
+    pub link: bool,
+    /// Only objects of this machine are checked.
+    pub arch: Option<Machine>,
+}
+
+impl Options {
+    pub fn enabled(&self, rule: &str) -> bool {
+        if self.disabled.contains(rule) {
+            return false;
+        }
+        if let Some(only) = &self.only {
+            return only.contains(rule);
+        }
+        self.severities.get(rule) != Some(&Severity::Off)
+    }
+
+    pub fn severity(&self, rule: &str, rules: &Rules) -> Severity {
+        if let Some(s) = self.severities.get(rule) {
+            return *s;
+        }
+        rules.doc(rule).map(|d| d.severity).unwrap_or(Severity::Error)
+    }
+}
+
+/// `objlint.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// rule id -> off | warning | error
+    #[serde(default)]
+    pub rules: HashMap<String, Severity>,
+    /// Extra noreturn function names.
+    #[serde(default)]
+    pub noreturn: Vec<String>,
+    /// Extra uaccess-safe function names.
+    #[serde(default)]
+    pub uaccess_safe: Vec<String>,
+    /// Extra sections whose references need no landing pad.
+    #[serde(default)]
+    pub exempt_sections: Vec<String>,
+    /// `[M, N]` of `-fpatchable-function-entry`.
+    #[serde(default)]
+    pub patchable: Option<[u32; 2]>,
+    #[serde(default)]
+    pub ibt: Option<bool>,
+    #[serde(default)]
+    pub link: Option<bool>,
+    /// Folder with rule files replacing the built-in ones.
+    #[serde(default)]
+    pub rules_dir: Option<PathBuf>,
+}
+
+impl ConfigFile {
+    pub fn read(path: &Path) -> Result<ConfigFile, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// `objlint.toml` in `start` or the nearest folder above it.
+    pub fn find(start: &Path) -> Option<PathBuf> {
+        let mut dir = Some(start);
+        while let Some(d) = dir {
+            let p = d.join("objlint.toml");
+            if p.is_file() {
+                return Some(p);
+            }
+            dir = d.parent();
+        }
+        None
+    }
+
+    /// Merge into options and rules (command-line flags are applied after).
+    pub fn apply(&self, opts: &mut Options, rules: &mut Rules) {
+        opts.severities.extend(self.rules.iter().map(|(k, v)| (k.clone(), *v)));
+        rules.extend_noreturn(&self.noreturn);
+        rules.extend_uaccess_safe(&self.uaccess_safe);
+        rules.extend_exempt_sections(&self.exempt_sections);
+        if let Some([m, n]) = self.patchable {
+            opts.patchable = Some((m, n));
+        }
+        if self.ibt.is_some() {
+            opts.ibt = self.ibt;
+        }
+        if let Some(l) = self.link {
+            opts.link = l;
+        }
+    }
+}

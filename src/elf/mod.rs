@@ -1,0 +1,607 @@
+//! Reading ELF64 little-endian relocatable objects.
+//!
+//! goblin parses the headers, section table, symbol table and relocation
+//! records; names are read here, leniently, because one non-UTF-8 name must not
+//! make a whole object unreadable. Extended section numbering (`e_shnum == 0`,
+//! `e_shstrndx == SHN_XINDEX`, `.symtab_shndx`) is resolved here so nothing
+//! above this layer sees a raw `SHN_XINDEX`.
+
+use goblin::container::{Container, Ctx, Endian};
+use goblin::elf::header::{EM_AARCH64, EM_X86_64, ET_REL};
+use goblin::elf::section_header::{
+    SectionHeader, SHF_ALLOC, SHF_EXECINSTR, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB,
+    SHT_SYMTAB_SHNDX,
+};
+use std::collections::HashMap;
+use std::fmt;
+
+pub const SHN_UNDEF: u16 = 0;
+pub const SHN_LORESERVE: u16 = 0xff00;
+pub const SHN_ABS: u16 = 0xfff1;
+pub const SHN_COMMON: u16 = 0xfff2;
+pub const SHN_XINDEX: u16 = 0xffff;
+
+pub const STT_NOTYPE: u8 = 0;
+pub const STT_OBJECT: u8 = 1;
+pub const STT_FUNC: u8 = 2;
+pub const STT_SECTION: u8 = 3;
+pub const STT_FILE: u8 = 4;
+pub const STB_LOCAL: u8 = 0;
+pub const STB_GLOBAL: u8 = 1;
+pub const STB_WEAK: u8 = 2;
+
+/// Why an object could not be read. The message is for a person and names the
+/// part of the file that is wrong; the caller adds the file name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ElfError(pub String);
+
+fn err<T>(msg: impl Into<String>) -> Result<T, ElfError> {
+    Err(ElfError(msg.into()))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Machine {
+    #[serde(rename = "x86_64")]
+    X86_64,
+    #[serde(rename = "aarch64")]
+    Aarch64,
+}
+
+impl Machine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Machine::X86_64 => "x86_64",
+            Machine::Aarch64 => "aarch64",
+        }
+    }
+}
+
+impl fmt::Display for Machine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub index: usize,
+    pub name: String,
+    pub sh_type: u32,
+    pub flags: u64,
+    pub addr: u64,
+    pub offset: u64,
+    pub size: u64,
+    pub link: u32,
+    pub info: u32,
+    pub align: u64,
+    pub entsize: u64,
+}
+
+impl Section {
+    pub fn is_exec(&self) -> bool {
+        self.flags & u64::from(SHF_EXECINSTR) != 0 && self.sh_type != SHT_NOBITS
+    }
+    pub fn is_alloc(&self) -> bool {
+        self.flags & u64::from(SHF_ALLOC) != 0
+    }
+}
+
+/// Where a symbol lives, with extended numbering already resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymSection {
+    Undef,
+    Abs,
+    Common,
+    Section(usize),
+    /// `st_shndx` names no section: out of range, `SHN_XINDEX` without a
+    /// `.symtab_shndx` entry, or an unknown reserved index. Holds the index read.
+    Invalid(u32),
+}
+
+#[derive(Debug, Clone)]
+pub struct Symbol {
+    pub index: usize,
+    pub name: String,
+    pub value: u64,
+    pub size: u64,
+    pub st_type: u8,
+    pub bind: u8,
+    pub other: u8,
+    /// `st_shndx` as stored in the symbol table.
+    pub raw_shndx: u16,
+    pub section: SymSection,
+}
+
+impl Symbol {
+    pub fn is_func(&self) -> bool {
+        self.st_type == STT_FUNC
+    }
+    pub fn is_weak(&self) -> bool {
+        self.bind == STB_WEAK
+    }
+    pub fn is_global(&self) -> bool {
+        self.bind == STB_GLOBAL || self.bind == STB_WEAK
+    }
+    pub fn section_index(&self) -> Option<usize> {
+        match self.section {
+            SymSection::Section(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reloc {
+    /// Offset in the section the relocation applies to.
+    pub offset: u64,
+    pub r_type: u32,
+    pub sym: usize,
+    pub addend: i64,
+}
+
+/// Code/data marking of arm64 mapping symbols (`$x`, `$d`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mapping {
+    Code,
+    Data,
+}
+
+/// Where a symbol + addend resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Inside a section of this object.
+    Local { section: usize, offset: u64 },
+    /// An undefined (external) symbol, plus addend.
+    External { sym: usize, addend: i64 },
+    /// `SHN_ABS`, common or broken symbols.
+    Other,
+}
+
+/// A parsed relocatable object. Borrows the file bytes.
+pub struct Object<'a> {
+    pub data: &'a [u8],
+    pub machine: Machine,
+    pub sections: Vec<Section>,
+    pub symbols: Vec<Symbol>,
+    /// Index of the `SHT_SYMTAB` section, if any.
+    pub symtab: Option<usize>,
+    /// Index of the `.symtab_shndx` section, if any.
+    pub symtab_shndx: Option<usize>,
+    /// `e_shnum` as stored (0 with extended numbering).
+    pub raw_shnum: u16,
+    /// `e_shstrndx` as stored.
+    pub raw_shstrndx: u16,
+    relocs: Vec<Vec<Reloc>>,
+    reloc_sections: Vec<Vec<usize>>,
+    mapping: Vec<Vec<(u64, Mapping)>>,
+    by_name: HashMap<String, Vec<usize>>,
+}
+
+/// Sections above this count are refused (the kernel's own limit is far lower;
+/// this stops a corrupt header from making us allocate a huge table).
+const MAX_SECTIONS: usize = 1 << 24;
+
+fn read_cstr(bytes: &[u8], table: &Section, data: &[u8], idx: u64) -> String {
+    let _ = bytes;
+    let start = table.offset.saturating_add(idx);
+    let end = table.offset.saturating_add(table.size).min(data.len() as u64);
+    if start >= end {
+        return String::new();
+    }
+    let s = &data[start as usize..end as usize];
+    let n = s.iter().position(|&b| b == 0).unwrap_or(s.len());
+    String::from_utf8_lossy(&s[..n]).into_owned()
+}
+
+impl<'a> Object<'a> {
+    pub fn parse(data: &'a [u8]) -> Result<Object<'a>, ElfError> {
+        if data.len() < 4 || &data[..4] != b"\x7fELF" {
+            return err("not an ELF file");
+        }
+        if data.len() < 64 {
+            return err(format!("truncated ELF header ({} bytes, need 64)", data.len()));
+        }
+        if data[4] != 2 {
+            return err("not a 64-bit ELF object (only ELF64 is supported)");
+        }
+        if data[5] != 1 {
+            return err("not a little-endian ELF object");
+        }
+        let header = goblin::elf::Elf::parse_header(data)
+            .map_err(|e| ElfError(format!("bad ELF header: {e}")))?;
+        if header.e_type != ET_REL {
+            return err(format!(
+                "not a relocatable object (e_type {}); objlint checks .o/.ko files",
+                header.e_type
+            ));
+        }
+        let machine = match header.e_machine {
+            EM_X86_64 => Machine::X86_64,
+            EM_AARCH64 => Machine::Aarch64,
+            m => return err(format!("unsupported machine {m} (x86_64 and aarch64 are supported)")),
+        };
+        if header.e_shoff == 0 {
+            return err("no section header table");
+        }
+        if usize::from(header.e_shentsize) != 64 {
+            return err(format!("bad e_shentsize {} (expected 64)", header.e_shentsize));
+        }
+        let shoff = header.e_shoff;
+        if shoff.checked_add(64).is_none_or(|end| end > data.len() as u64) {
+            return err(format!(
+                "section header table at {shoff:#x} is past the end of the file ({:#x} bytes)",
+                data.len()
+            ));
+        }
+        let ctx = Ctx::new(Container::Big, Endian::Little);
+        // Extended numbering: the true count sits in section 0's sh_size.
+        let count = if header.e_shnum == 0 {
+            let first = SectionHeader::parse(data, shoff as usize, 1, ctx)
+                .map_err(|e| ElfError(format!("bad section header 0: {e}")))?;
+            first.first().map(|s| s.sh_size as usize).unwrap_or(0)
+        } else {
+            usize::from(header.e_shnum)
+        };
+        if count == 0 {
+            return err("no sections");
+        }
+        if count > MAX_SECTIONS
+            || (count as u64)
+                .checked_mul(64)
+                .and_then(|n| n.checked_add(shoff))
+                .is_none_or(|end| end > data.len() as u64)
+        {
+            return err(format!(
+                "section header table ({count} entries at {shoff:#x}) runs past the end of the file ({:#x} bytes)",
+                data.len()
+            ));
+        }
+        let shdrs = SectionHeader::parse(data, shoff as usize, count, ctx)
+            .map_err(|e| ElfError(format!("bad section header table: {e}")))?;
+        let shstrndx = if header.e_shstrndx == SHN_XINDEX {
+            shdrs[0].sh_link as usize
+        } else {
+            usize::from(header.e_shstrndx)
+        };
+        if shstrndx >= shdrs.len() {
+            return err(format!(
+                "section name table index {shstrndx} out of range ({} sections)",
+                shdrs.len()
+            ));
+        }
+        let mut sections: Vec<Section> = shdrs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Section {
+                index: i,
+                name: String::new(),
+                sh_type: s.sh_type,
+                flags: s.sh_flags,
+                addr: s.sh_addr,
+                offset: s.sh_offset,
+                size: s.sh_size,
+                link: s.sh_link,
+                info: s.sh_info,
+                align: s.sh_addralign,
+                entsize: s.sh_entsize,
+            })
+            .collect();
+        for s in &sections {
+            if s.sh_type != SHT_NOBITS
+                && s.offset.checked_add(s.size).is_none_or(|e| e > data.len() as u64)
+            {
+                return err(format!(
+                    "section {} data ({:#x} bytes at {:#x}) runs past the end of the file",
+                    s.index, s.size, s.offset
+                ));
+            }
+        }
+        let strtab_sec = sections[shstrndx].clone();
+        for s in sections.iter_mut() {
+            let off = shdrs[s.index].sh_name as u64;
+            s.name = read_cstr(data, &strtab_sec, data, off);
+        }
+
+        let mut obj = Object {
+            data,
+            machine,
+            symtab: None,
+            symtab_shndx: None,
+            raw_shnum: header.e_shnum,
+            raw_shstrndx: header.e_shstrndx,
+            relocs: vec![Vec::new(); sections.len()],
+            reloc_sections: vec![Vec::new(); sections.len()],
+            mapping: vec![Vec::new(); sections.len()],
+            by_name: HashMap::new(),
+            symbols: Vec::new(),
+            sections,
+        };
+        obj.read_symbols(ctx)?;
+        obj.read_relocs(ctx)?;
+        obj.read_mapping_symbols();
+        for s in &obj.sections {
+            obj.by_name.entry(s.name.clone()).or_default().push(s.index);
+        }
+        Ok(obj)
+    }
+
+    fn read_symbols(&mut self, ctx: Ctx) -> Result<(), ElfError> {
+        let symtabs: Vec<usize> = self
+            .sections
+            .iter()
+            .filter(|s| s.sh_type == SHT_SYMTAB)
+            .map(|s| s.index)
+            .collect();
+        let Some(&symidx) = symtabs.first() else {
+            return Ok(());
+        };
+        if symtabs.len() > 1 {
+            return err("more than one SHT_SYMTAB section");
+        }
+        self.symtab = Some(symidx);
+        let st = self.sections[symidx].clone();
+        if st.entsize != 24 && st.entsize != 0 {
+            return err(format!("symbol table entry size {} (expected 24)", st.entsize));
+        }
+        let nsyms = (st.size / 24) as usize;
+        let raw = goblin::elf::Symtab::parse(self.data, st.offset as usize, nsyms, ctx)
+            .map_err(|e| ElfError(format!("bad symbol table: {e}")))?;
+        let strtab = self
+            .sections
+            .get(st.link as usize)
+            .cloned()
+            .ok_or_else(|| ElfError(format!("symbol table links to missing string table {}", st.link)))?;
+        // .symtab_shndx: SHT_SYMTAB_SHNDX linked to this symbol table.
+        let shndx_sec = self
+            .sections
+            .iter()
+            .find(|s| s.sh_type == SHT_SYMTAB_SHNDX && s.link as usize == symidx)
+            .map(|s| s.index);
+        self.symtab_shndx = shndx_sec;
+        let shndx_words: Option<(u64, u64)> = shndx_sec.map(|i| {
+            let s = &self.sections[i];
+            (s.offset, s.size / 4)
+        });
+        let nsec = self.sections.len();
+        let mut symbols = Vec::with_capacity(nsyms);
+        for (i, sym) in raw.iter().enumerate() {
+            let raw_shndx = sym.st_shndx as u16;
+            let section = match raw_shndx {
+                SHN_UNDEF => SymSection::Undef,
+                SHN_ABS => SymSection::Abs,
+                SHN_COMMON => SymSection::Common,
+                SHN_XINDEX => match shndx_words {
+                    Some((off, n)) if (i as u64) < n => {
+                        let p = (off + 4 * i as u64) as usize;
+                        let v = u32::from_le_bytes(self.data[p..p + 4].try_into().unwrap());
+                        if (v as usize) < nsec && v != 0 {
+                            SymSection::Section(v as usize)
+                        } else {
+                            SymSection::Invalid(v)
+                        }
+                    }
+                    _ => SymSection::Invalid(u32::from(SHN_XINDEX)),
+                },
+                x if x >= SHN_LORESERVE => SymSection::Invalid(u32::from(x)),
+                x if usize::from(x) < nsec => SymSection::Section(usize::from(x)),
+                x => SymSection::Invalid(u32::from(x)),
+            };
+            let name = read_cstr(self.data, &strtab, self.data, sym.st_name as u64);
+            symbols.push(Symbol {
+                index: i,
+                name,
+                value: sym.st_value,
+                size: sym.st_size,
+                st_type: sym.st_type(),
+                bind: sym.st_bind(),
+                other: sym.st_other,
+                raw_shndx,
+                section,
+            });
+        }
+        self.symbols = symbols;
+        Ok(())
+    }
+
+    fn read_relocs(&mut self, ctx: Ctx) -> Result<(), ElfError> {
+        let nsec = self.sections.len();
+        for i in 0..nsec {
+            let s = &self.sections[i];
+            if s.sh_type != SHT_RELA && s.sh_type != SHT_REL {
+                continue;
+            }
+            let is_rela = s.sh_type == SHT_RELA;
+            let target = s.info as usize;
+            if target == 0 || target >= nsec {
+                // Dynamic-style relocation sections; nothing in a .o we check.
+                continue;
+            }
+            if Some(s.link as usize) != self.symtab {
+                return err(format!(
+                    "relocation section {} links to section {}, not the symbol table",
+                    s.name, s.link
+                ));
+            }
+            let esz = if is_rela { 24 } else { 16 };
+            if s.size % esz != 0 {
+                return err(format!(
+                    "relocation section {} size {:#x} is not a multiple of {esz}",
+                    s.name, s.size
+                ));
+            }
+            let name = s.name.clone();
+            let rs = goblin::elf::RelocSection::parse(
+                self.data,
+                s.offset as usize,
+                s.size as usize,
+                is_rela,
+                ctx,
+            )
+            .map_err(|e| ElfError(format!("bad relocation section {name}: {e}")))?;
+            let tsize = self.sections[target].size;
+            let nsyms = self.symbols.len();
+            let mut v = Vec::with_capacity(rs.len());
+            for r in rs.iter() {
+                if r.r_offset >= tsize && tsize > 0 || (tsize == 0 && r.r_offset > 0) {
+                    return err(format!(
+                        "relocation in {name} at {:#x} is outside {} ({:#x} bytes)",
+                        r.r_offset, self.sections[target].name, tsize
+                    ));
+                }
+                if r.r_sym >= nsyms.max(1) {
+                    return err(format!(
+                        "relocation in {name} at {:#x} names symbol {} of {nsyms}",
+                        r.r_offset, r.r_sym
+                    ));
+                }
+                v.push(Reloc {
+                    offset: r.r_offset,
+                    r_type: r.r_type,
+                    sym: r.r_sym,
+                    addend: r.r_addend.unwrap_or(0),
+                });
+            }
+            self.reloc_sections[target].push(i);
+            let slot = &mut self.relocs[target];
+            slot.extend(v);
+        }
+        for v in self.relocs.iter_mut() {
+            v.sort_by_key(|r| r.offset);
+        }
+        Ok(())
+    }
+
+    fn read_mapping_symbols(&mut self) {
+        if self.machine != Machine::Aarch64 {
+            return;
+        }
+        for sym in &self.symbols {
+            let kind = match sym.name.as_bytes() {
+                [b'$', b'x', ..] => Mapping::Code,
+                [b'$', b'd', ..] => Mapping::Data,
+                _ => continue,
+            };
+            if sym.name.len() > 2 && sym.name.as_bytes()[2] != b'.' {
+                continue;
+            }
+            if let SymSection::Section(s) = sym.section {
+                self.mapping[s].push((sym.value, kind));
+            }
+        }
+        for v in self.mapping.iter_mut() {
+            v.sort_by_key(|m| m.0);
+            v.dedup_by_key(|m| m.0);
+        }
+    }
+
+    /// The bytes of a section (empty for NOBITS).
+    pub fn section_data(&self, index: usize) -> &'a [u8] {
+        let s = &self.sections[index];
+        if s.sh_type == SHT_NOBITS {
+            return &[];
+        }
+        &self.data[s.offset as usize..(s.offset + s.size) as usize]
+    }
+
+    /// Relocations applying to a section, sorted by offset.
+    pub fn relocs(&self, section: usize) -> &[Reloc] {
+        &self.relocs[section]
+    }
+
+    /// Relocations applying to `[start, end)` of a section.
+    pub fn relocs_in(&self, section: usize, start: u64, end: u64) -> &[Reloc] {
+        let v = &self.relocs[section];
+        let lo = v.partition_point(|r| r.offset < start);
+        let hi = v.partition_point(|r| r.offset < end);
+        &v[lo..hi]
+    }
+
+    /// Sections with this exact name (several may share one).
+    pub fn sections_named(&self, name: &str) -> &[usize] {
+        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// arm64 mapping symbols of a section, sorted by offset. Empty on x86.
+    pub fn mapping(&self, section: usize) -> &[(u64, Mapping)] {
+        &self.mapping[section]
+    }
+
+    /// The code ranges of an executable section: everything on x86; on arm64
+    /// the ranges marked `$x` (everything when the section has no mapping
+    /// symbols at all, as in some hand-written objects).
+    pub fn code_ranges(&self, section: usize) -> Vec<(u64, u64)> {
+        let size = self.sections[section].size;
+        let m = &self.mapping[section];
+        if m.is_empty() {
+            return vec![(0, size)];
+        }
+        let mut out = Vec::new();
+        for (i, &(off, kind)) in m.iter().enumerate() {
+            let end = m.get(i + 1).map(|n| n.0).unwrap_or(size).min(size);
+            if kind == Mapping::Code && off < end {
+                out.push((off, end));
+            }
+        }
+        out
+    }
+
+    /// Resolve `symbol + addend` to a place.
+    pub fn resolve(&self, sym: usize, addend: i64) -> Place {
+        let Some(s) = self.symbols.get(sym) else {
+            return Place::Other;
+        };
+        match s.section {
+            SymSection::Section(sec) => Place::Local {
+                section: sec,
+                offset: s.value.wrapping_add(addend as u64),
+            },
+            SymSection::Undef if sym != 0 => Place::External { sym, addend },
+            _ => Place::Other,
+        }
+    }
+
+    /// Name of a section by index, or a placeholder.
+    pub fn section_name(&self, index: usize) -> &str {
+        self.sections.get(index).map(|s| s.name.as_str()).unwrap_or("?")
+    }
+
+    /// Decode the `.note.gnu.property` feature bits
+    /// (`GNU_PROPERTY_X86_FEATURE_1_AND` / `GNU_PROPERTY_AARCH64_FEATURE_1_AND`).
+    pub fn gnu_property_features(&self) -> Option<u32> {
+        let want = match self.machine {
+            Machine::X86_64 => 0xc000_0002u32,
+            Machine::Aarch64 => 0xc000_0000u32,
+        };
+        let idx = *self.sections_named(".note.gnu.property").first()?;
+        let d = self.section_data(idx);
+        let rd = |p: usize| -> Option<u32> {
+            d.get(p..p + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        };
+        let mut p = 0usize;
+        let mut found = None;
+        while p + 12 <= d.len() {
+            let namesz = rd(p)? as usize;
+            let descsz = rd(p + 4)? as usize;
+            let ntype = rd(p + 8)?;
+            let name_end = p + 12 + namesz.div_ceil(4) * 4;
+            let desc_end = name_end.checked_add(descsz)?;
+            if desc_end > d.len() {
+                return found;
+            }
+            if ntype == 5 {
+                let mut q = name_end;
+                while q + 8 <= desc_end {
+                    let pr_type = rd(q)?;
+                    let pr_datasz = rd(q + 4)? as usize;
+                    if pr_type == want && pr_datasz >= 4 {
+                        found = Some(found.unwrap_or(0) | rd(q + 8)?);
+                    }
+                    q += 8 + pr_datasz.div_ceil(8) * 8;
+                }
+            }
+            p = desc_end.div_ceil(8) * 8;
+        }
+        found
+    }
+}

@@ -1,0 +1,16 @@
+//! objlint: a static validator for ELF objects built for the Linux kernel
+//! and other low-level code, on x86-64 and arm64.
+//!
+//! Layers, one direction: [`elf`] (bytes) → [`arch`] (instructions) →
+//! [`model`] (functions, flow) → [`checks`] (findings) → [`report`] (formats).
+
+pub mod arch;
+pub mod checks;
+pub mod cli;
+pub mod config;
+pub mod elf;
+pub mod engine;
+pub mod input;
+pub mod model;
+pub mod report;
+pub mod rules;

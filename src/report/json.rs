@@ -1,0 +1,44 @@
+//! JSON Lines: one finding per line (the contract in DESIGN.md).
+
+use super::Emitter;
+use crate::engine::ObjectReport;
+use serde_json::{json, Value};
+use std::io::{self, Write};
+
+pub struct Json;
+
+pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
+    let mut v = json!({
+        "rule": f.rule,
+        "severity": f.severity.name(),
+        "file": rep.file,
+        "arch": rep.arch.map(|a| a.name()),
+        "section": f.section,
+        "offset": f.offset,
+        "symbol": f.symbol,
+        "symbol_offset": f.symbol_offset,
+        "message": f.message,
+    });
+    if let Some(t) = &f.target {
+        v["target"] = json!({
+            "section": t.section,
+            "offset": t.offset,
+            "symbol": t.symbol,
+            "symbol_offset": t.symbol_offset,
+        });
+    }
+    if !f.notes.is_empty() {
+        v["notes"] = json!(f.notes);
+    }
+    v
+}
+
+impl Emitter for Json {
+    fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()> {
+        for f in &rep.findings {
+            serde_json::to_writer(&mut *w, &finding_value(rep, f))?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+}
