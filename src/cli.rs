@@ -13,7 +13,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Parser, Debug)]
-#[command(name = "objlint", version, about = "Static validator for kernel ELF objects (x86-64, arm64)")]
+#[command(
+    name = "objlint",
+    version,
+    about = "Static validator for kernel ELF objects (x86-64, arm64)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub cmd: Cmd,
@@ -23,12 +27,74 @@ pub struct Cli {
 pub enum Cmd {
     /// Check objects (.o, .ko, .ko.xz, .ko.zst, .a, or directories of them).
     Check(CheckArgs),
+    /// Compare the symbol tables of two versions of an object (before/after a rewrite).
+    Symdiff(SymdiffArgs),
+    /// Seal landing pads nobody needs (ENDBR64 / BTI c at functions never address-taken).
+    Seal(SealArgs),
+    /// Landing pads needed vs unneeded, patchable layouts, per object and in total.
+    Stats(StatsArgs),
+    /// Language server on stdio.
+    Lsp(LspArgs),
     /// List the rules, or explain one.
     Rules {
         /// Show the full documentation of this rule.
         #[arg(long)]
         explain: Option<String>,
     },
+}
+
+#[derive(Args, Debug)]
+pub struct SymdiffArgs {
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Also list symbols that were only added.
+    #[arg(long)]
+    pub verbose: bool,
+    pub before: PathBuf,
+    pub after: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SealMode {
+    /// Overwrite unneeded pads with NOPs of the same size.
+    Nop,
+    /// Keep the pads and list them in a seal section (`.ibt_endbr_seal`).
+    Section,
+}
+
+#[derive(Args, Debug)]
+pub struct SealArgs {
+    #[arg(long, value_enum)]
+    pub mode: SealMode,
+    /// Output file.
+    #[arg(short, long, required_unless_present = "in_place")]
+    pub output: Option<PathBuf>,
+    /// Replace the input (through a temporary file and rename).
+    #[arg(long)]
+    pub in_place: bool,
+    /// The input is a linked whole: every function not referenced from data qualifies.
+    #[arg(long)]
+    pub link: bool,
+    pub input: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    #[arg(long)]
+    pub link: bool,
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct LspArgs {
+    /// Build folder holding compile_commands.json (default: workspace root, then build/).
+    #[arg(long)]
+    pub build_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -75,6 +141,12 @@ pub struct CheckArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Report only findings not recorded in this baseline file.
+    #[arg(long)]
+    pub baseline: Option<PathBuf>,
+    /// Record the current findings as a baseline file.
+    #[arg(long)]
+    pub write_baseline: Option<PathBuf>,
     /// No summary line on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -83,7 +155,7 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
 }
 
-fn usage_error(msg: &str) -> i32 {
+pub fn usage_error(msg: &str) -> i32 {
     eprintln!("objlint: error: {msg}");
     2
 }
@@ -98,6 +170,10 @@ pub fn main() -> i32 {
     };
     match cli.cmd {
         Cmd::Check(a) => run_check(a),
+        Cmd::Symdiff(a) => crate::symdiff::run(&a),
+        Cmd::Seal(a) => crate::seal::run(&a),
+        Cmd::Stats(a) => crate::stats::run(&a),
+        Cmd::Lsp(a) => crate::lsp::run(&a),
         Cmd::Rules { explain } => run_rules(explain),
     }
 }
@@ -106,7 +182,9 @@ pub fn main() -> i32 {
 pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
     let cfg_path = match &a.config {
         Some(p) => Some(p.clone()),
-        None => std::env::current_dir().ok().and_then(|d| ConfigFile::find(&d)),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|d| ConfigFile::find(&d)),
     };
     let cfg = match &cfg_path {
         Some(p) => ConfigFile::read(p)?,
@@ -164,12 +242,16 @@ fn run_check(a: CheckArgs) -> i32 {
         if j == 0 {
             return usage_error("-j wants at least 1");
         }
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(j)
+            .build_global();
     }
     let (inputs, walk_errors) = input::expand(&a.paths);
     let reports = engine::check_inputs(&inputs, &rules, &opts);
     let tty = std::io::stdout().is_terminal();
-    let format = a.format.unwrap_or(if tty { Format::Human } else { Format::Short });
+    let format = a
+        .format
+        .unwrap_or(if tty { Format::Human } else { Format::Short });
     let mut em = report::emitter(format, tty);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -187,7 +269,11 @@ fn run_check(a: CheckArgs) -> i32 {
         nobj += 1;
         nfunc += r.functions;
         nfind += r.findings.len();
-        nerr += r.findings.iter().filter(|f| f.severity == Severity::Error).count();
+        nerr += r
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count();
         if em.object(r, &mut out).is_err() {
             return 2;
         }

@@ -37,7 +37,10 @@ impl Options {
         if let Some(s) = self.severities.get(rule) {
             return *s;
         }
-        rules.doc(rule).map(|d| d.severity).unwrap_or(Severity::Error)
+        rules
+            .doc(rule)
+            .map(|d| d.severity)
+            .unwrap_or(Severity::Error)
     }
 }
 
@@ -90,7 +93,8 @@ impl ConfigFile {
 
     /// Merge into options and rules (command-line flags are applied after).
     pub fn apply(&self, opts: &mut Options, rules: &mut Rules) {
-        opts.severities.extend(self.rules.iter().map(|(k, v)| (k.clone(), *v)));
+        opts.severities
+            .extend(self.rules.iter().map(|(k, v)| (k.clone(), *v)));
         rules.extend_noreturn(&self.noreturn);
         rules.extend_uaccess_safe(&self.uaccess_safe);
         rules.extend_exempt_sections(&self.exempt_sections);

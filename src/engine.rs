@@ -7,7 +7,7 @@ use crate::input::{self, Input};
 use crate::model::Model;
 use crate::rules::Rules;
 use rayon::prelude::*;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The result for one object (a file, or one member of an archive).
 #[derive(Debug, Clone, Default)]
@@ -23,7 +23,10 @@ pub struct ObjectReport {
 
 /// Check one object held in memory.
 pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> ObjectReport {
-    let mut rep = ObjectReport { file: file.to_string(), ..Default::default() };
+    let mut rep = ObjectReport {
+        file: file.to_string(),
+        ..Default::default()
+    };
     let obj = match Object::parse(data) {
         Ok(o) => o,
         Err(e) => {
@@ -37,8 +40,13 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
     }
     let result = catch_unwind(AssertUnwindSafe(|| {
         let model = Model::build(&obj, rules);
-        let cx = Ctx { model: &model, rules, opts };
-        let findings = run_checks(&cx);
+        let cx = Ctx {
+            model: &model,
+            rules,
+            opts,
+        };
+        let mut findings = run_checks(&cx);
+        crate::source::annotate(&obj, &mut findings);
         (model.functions.len(), findings)
     }));
     match result {
@@ -53,7 +61,10 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
 
 /// Run every enabled check over a model; findings sorted by place and rule.
 pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
-    let checks: Vec<_> = checks::all().into_iter().filter(|c| cx.opts.enabled(c.id())).collect();
+    let checks: Vec<_> = checks::all()
+        .into_iter()
+        .filter(|c| cx.opts.enabled(c.id()))
+        .collect();
     let funcs = &cx.model.functions;
     let mut out: Vec<Finding> = funcs
         .par_iter()
@@ -70,7 +81,12 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
         c.check_object(cx, &mut out);
     }
     out.sort_by(|a, b| {
-        (a.section_index, a.offset, a.rule, &a.message).cmp(&(b.section_index, b.offset, b.rule, &b.message))
+        (a.section_index, a.offset, a.rule, &a.message).cmp(&(
+            b.section_index,
+            b.offset,
+            b.rule,
+            &b.message,
+        ))
     });
     out.dedup();
     out
@@ -81,7 +97,13 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
     let name = inp.path.display().to_string();
     let loaded = match input::load(&inp.path) {
         Ok(l) => l,
-        Err(e) => return vec![ObjectReport { file: name, error: Some(e), ..Default::default() }],
+        Err(e) => {
+            return vec![ObjectReport {
+                file: name,
+                error: Some(e),
+                ..Default::default()
+            }];
+        }
     };
     loaded
         .members

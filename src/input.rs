@@ -14,7 +14,9 @@ pub struct Input {
 
 /// File names a directory walk picks up.
 pub fn is_object_name(name: &str) -> bool {
-    [".o", ".ko", ".ko.xz", ".ko.zst", ".a"].iter().any(|s| name.ends_with(s))
+    [".o", ".ko", ".ko.xz", ".ko.zst", ".a"]
+        .iter()
+        .any(|s| name.ends_with(s))
 }
 
 /// Expand paths: files as given, directories walked recursively (sorted,
@@ -69,11 +71,14 @@ impl std::ops::Deref for Bytes {
     }
 }
 
+/// An archive member name (None for a plain object) and its byte range.
+pub type Member = (Option<String>, Range<usize>);
+
 /// A loaded file: one object, or the members of an archive.
 pub struct Loaded {
     pub bytes: Bytes,
     /// (member name, byte range); one unnamed member for a plain object.
-    pub members: Vec<(Option<String>, Range<usize>)>,
+    pub members: Vec<Member>,
 }
 
 const XZ_MAGIC: &[u8] = b"\xfd7zXZ\0";
@@ -123,7 +128,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 }
 
 /// Members of a System V / GNU `ar` archive, with long names resolved.
-pub fn archive_members(b: &[u8]) -> Result<Vec<(Option<String>, Range<usize>)>, String> {
+pub fn archive_members(b: &[u8]) -> Result<Vec<Member>, String> {
     let mut out = Vec::new();
     let mut long_names: &[u8] = &[];
     let mut p = AR_MAGIC.len();
@@ -148,10 +153,14 @@ pub fn archive_members(b: &[u8]) -> Result<Vec<(Option<String>, Range<usize>)>, 
             // symbol index
         } else {
             let name = if let Some(num) = raw.strip_prefix('/') {
-                let off: usize = num.parse().map_err(|_| format!("bad archive name {raw:?}"))?;
+                let off: usize = num
+                    .parse()
+                    .map_err(|_| format!("bad archive name {raw:?}"))?;
                 let rest = long_names.get(off..).unwrap_or(&[]);
                 let n = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
-                String::from_utf8_lossy(&rest[..n]).trim_end_matches('/').to_string()
+                String::from_utf8_lossy(&rest[..n])
+                    .trim_end_matches('/')
+                    .to_string()
             } else {
                 raw.trim_end_matches('/').to_string()
             };

@@ -177,7 +177,9 @@ impl Rules {
 
     /// Whether a symbol names a preamble (`__cfi_`, `__pfx_`) rather than a function.
     pub fn is_prefix_symbol(&self, name: &str) -> bool {
-        self.prefixes.iter().any(|p| name.starts_with(p.prefix.as_str()))
+        self.prefixes
+            .iter()
+            .any(|p| name.starts_with(p.prefix.as_str()))
     }
 
     pub fn doc(&self, id: &str) -> Option<&RuleDoc> {

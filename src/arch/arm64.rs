@@ -25,7 +25,11 @@ pub fn classify(w: u32) -> (Kind, Option<i64>) {
     // B / BL
     if w & 0x7c00_0000 == 0x1400_0000 {
         let d = sext(w & 0x03ff_ffff, 26) * 4;
-        let k = if w & 0x8000_0000 != 0 { Kind::Call } else { Kind::Jump };
+        let k = if w & 0x8000_0000 != 0 {
+            Kind::Call
+        } else {
+            Kind::Jump
+        };
         return (k, Some(d));
     }
     // B.cond / BC.cond
@@ -75,7 +79,11 @@ pub fn classify(w: u32) -> (Kind, Option<i64>) {
     }
     // MSR PAN, #imm (op1=0, op2=4)
     if w & 0xffff_f0ff == 0xd500_409f {
-        let k = if (w >> 8) & 0xf == 0 { Kind::UaccessOpen } else { Kind::UaccessClose };
+        let k = if (w >> 8) & 0xf == 0 {
+            Kind::UaccessOpen
+        } else {
+            Kind::UaccessClose
+        };
         return (k, None);
     }
     (Kind::Other, None)
@@ -93,12 +101,22 @@ impl Decoder for Arm64 {
             let w = u32::from_le_bytes(c.try_into().unwrap());
             let (kind, disp) = classify(w);
             let imm_target = disp.map(|d| off.wrapping_add(d as u64));
-            out.push(Insn { offset: off, len: 4, kind, imm_target });
+            out.push(Insn {
+                offset: off,
+                len: 4,
+                kind,
+                imm_target,
+            });
             off += 4;
         }
         let rest = chunks.remainder().len();
         if rest > 0 {
-            out.push(Insn { offset: off, len: rest as u8, kind: Kind::Invalid, imm_target: None });
+            out.push(Insn {
+                offset: off,
+                len: rest as u8,
+                kind: Kind::Invalid,
+                imm_target: None,
+            });
         }
     }
 
@@ -171,6 +189,9 @@ mod tests {
         assert_eq!(classify(0x17ffffff), (Kind::Jump, Some(-4)));
         assert_eq!(classify(0x54000040), (Kind::CondJump, Some(8)));
         // ldur w16, [x1, #-4]
-        assert_eq!(Arm64.kcfi_hash_load(&0xb85fc030u32.to_le_bytes()), Some(HashLoad { disp: -4 }));
+        assert_eq!(
+            Arm64.kcfi_hash_load(&0xb85fc030u32.to_le_bytes()),
+            Some(HashLoad { disp: -4 })
+        );
     }
 }

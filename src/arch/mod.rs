@@ -33,7 +33,10 @@ impl Pad {
     }
     /// A valid target of an indirect call.
     pub fn accepts_call(self) -> bool {
-        matches!(self, Pad::Endbr64 | Pad::BtiC | Pad::BtiJc | Pad::Paciasp | Pad::Pacibsp)
+        matches!(
+            self,
+            Pad::Endbr64 | Pad::BtiC | Pad::BtiJc | Pad::Paciasp | Pad::Pacibsp
+        )
     }
     /// A valid target of an indirect jump (BR).
     pub fn accepts_jump(self) -> bool {

@@ -69,7 +69,12 @@ impl Decoder for X86 {
                 } else {
                     1
                 };
-                out.push(Insn { offset, len: len.min(15) as u8, kind: Kind::Invalid, imm_target: None });
+                out.push(Insn {
+                    offset,
+                    len: len.min(15) as u8,
+                    kind: Kind::Invalid,
+                    imm_target: None,
+                });
                 if len > 1 {
                     break;
                 }
@@ -82,7 +87,12 @@ impl Decoder for X86 {
                 Kind::Call | Kind::Jump | Kind::CondJump => Some(ins.near_branch_target()),
                 _ => None,
             };
-            out.push(Insn { offset, len: ins.len() as u8, kind, imm_target });
+            out.push(Insn {
+                offset,
+                len: ins.len() as u8,
+                kind,
+                imm_target,
+            });
         }
     }
 
@@ -93,7 +103,8 @@ impl Decoder for X86 {
             return "(bad)".to_string();
         }
         let mut f = GasFormatter::new();
-        f.options_mut().set_gas_space_after_memory_operand_comma(false);
+        f.options_mut()
+            .set_gas_space_after_memory_operand_comma(false);
         f.options_mut().set_first_operand_char_index(8);
         let mut s = String::new();
         f.format(&ins, &mut s);

@@ -20,7 +20,9 @@ impl Check for Fallthrough {
             return;
         }
         let m = cx.model;
-        let Some(code) = m.section_code(f.section) else { return };
+        let Some(code) = m.section_code(f.section) else {
+            return;
+        };
         let range = m.insn_range(f);
         let seen = m.reachable(f);
         let Some(k) = seen
@@ -39,7 +41,11 @@ impl Check for Fallthrough {
         let message = match next {
             Some(n) if after < size => {
                 let g = &m.functions[n];
-                if g.start == after || m.functions.iter().any(|p| p.prefix && p.section == g.section && p.start == after && p.end <= g.start) {
+                if g.start == after
+                    || m.functions.iter().any(|p| {
+                        p.prefix && p.section == g.section && p.start == after && p.end <= g.start
+                    })
+                {
                     format!("{}() falls through to next function {}()", f.name, g.name)
                 } else {
                     format!(
@@ -55,7 +61,10 @@ impl Check for Fallthrough {
                 f.name,
                 m.obj.section_name(f.section)
             ),
-            _ => format!("{}() runs off its end at {:#x} into code outside any function", f.name, after),
+            _ => format!(
+                "{}() runs off its end at {:#x} into code outside any function",
+                f.name, after
+            ),
         };
         let mut fd = cx.finding(self.id(), f.section, ins.offset, message);
         if let Some(n) = next.filter(|_| after < size) {

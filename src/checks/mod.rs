@@ -25,6 +25,14 @@ pub struct Line {
     pub primary: bool,
 }
 
+/// A source position from DWARF line information.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceLoc {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub rule: &'static str,
@@ -39,6 +47,9 @@ pub struct Finding {
     pub notes: Vec<String>,
     /// Disassembly around the site (for the human renderer).
     pub context: Vec<Line>,
+    /// Source position of the site, when the object has DWARF line info
+    /// (filled by `crate::source` after the checks ran).
+    pub source: Option<SourceLoc>,
 }
 
 /// What a check sees.
@@ -50,10 +61,19 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// A finding at a place, with symbol and disassembly context filled in.
-    pub fn finding(&self, rule: &'static str, section: usize, offset: u64, message: String) -> Finding {
+    pub fn finding(
+        &self,
+        rule: &'static str,
+        section: usize,
+        offset: u64,
+        message: String,
+    ) -> Finding {
         let m = self.model;
         let (symbol, symbol_offset) = match m.function_containing(section, offset) {
-            Some(i) => (Some(m.functions[i].name.clone()), offset - m.functions[i].start),
+            Some(i) => (
+                Some(m.functions[i].name.clone()),
+                offset - m.functions[i].start,
+            ),
             None => (None, offset),
         };
         Finding {
@@ -68,6 +88,7 @@ impl Ctx<'_> {
             target: None,
             notes: Vec::new(),
             context: self.context(section, offset),
+            source: None,
         }
     }
 
@@ -75,10 +96,18 @@ impl Ctx<'_> {
     pub fn target(&self, section: usize, offset: u64) -> Target {
         let m = self.model;
         let (symbol, symbol_offset) = match m.function_containing(section, offset) {
-            Some(i) => (Some(m.functions[i].name.clone()), offset - m.functions[i].start),
+            Some(i) => (
+                Some(m.functions[i].name.clone()),
+                offset - m.functions[i].start,
+            ),
             None => (None, offset),
         };
-        Target { section: m.obj.section_name(section).to_string(), offset, symbol, symbol_offset }
+        Target {
+            section: m.obj.section_name(section).to_string(),
+            offset,
+            symbol,
+            symbol_offset,
+        }
     }
 
     /// Up to 6 instructions before and 2 after `offset`, within its function
@@ -101,7 +130,11 @@ impl Ctx<'_> {
         (from..to)
             .map(|i| {
                 let ins = &code.insns[i];
-                Line { offset: ins.offset, text: m.disasm(section, ins), primary: ins.offset == offset }
+                Line {
+                    offset: ins.offset,
+                    text: m.disasm(section, ins),
+                    primary: ins.offset == offset,
+                }
             })
             .collect()
     }

@@ -9,8 +9,8 @@
 use goblin::container::{Container, Ctx, Endian};
 use goblin::elf::header::{EM_AARCH64, EM_X86_64, ET_REL};
 use goblin::elf::section_header::{
-    SectionHeader, SHF_ALLOC, SHF_EXECINSTR, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB,
-    SHT_SYMTAB_SHNDX,
+    SHF_ALLOC, SHF_EXECINSTR, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB, SHT_SYMTAB_SHNDX,
+    SectionHeader,
 };
 use std::collections::HashMap;
 use std::fmt;
@@ -185,7 +185,10 @@ const MAX_SECTIONS: usize = 1 << 24;
 fn read_cstr(bytes: &[u8], table: &Section, data: &[u8], idx: u64) -> String {
     let _ = bytes;
     let start = table.offset.saturating_add(idx);
-    let end = table.offset.saturating_add(table.size).min(data.len() as u64);
+    let end = table
+        .offset
+        .saturating_add(table.size)
+        .min(data.len() as u64);
     if start >= end {
         return String::new();
     }
@@ -200,7 +203,10 @@ impl<'a> Object<'a> {
             return err("not an ELF file");
         }
         if data.len() < 64 {
-            return err(format!("truncated ELF header ({} bytes, need 64)", data.len()));
+            return err(format!(
+                "truncated ELF header ({} bytes, need 64)",
+                data.len()
+            ));
         }
         if data[4] != 2 {
             return err("not a 64-bit ELF object (only ELF64 is supported)");
@@ -219,16 +225,26 @@ impl<'a> Object<'a> {
         let machine = match header.e_machine {
             EM_X86_64 => Machine::X86_64,
             EM_AARCH64 => Machine::Aarch64,
-            m => return err(format!("unsupported machine {m} (x86_64 and aarch64 are supported)")),
+            m => {
+                return err(format!(
+                    "unsupported machine {m} (x86_64 and aarch64 are supported)"
+                ));
+            }
         };
         if header.e_shoff == 0 {
             return err("no section header table");
         }
         if usize::from(header.e_shentsize) != 64 {
-            return err(format!("bad e_shentsize {} (expected 64)", header.e_shentsize));
+            return err(format!(
+                "bad e_shentsize {} (expected 64)",
+                header.e_shentsize
+            ));
         }
         let shoff = header.e_shoff;
-        if shoff.checked_add(64).is_none_or(|end| end > data.len() as u64) {
+        if shoff
+            .checked_add(64)
+            .is_none_or(|end| end > data.len() as u64)
+        {
             return err(format!(
                 "section header table at {shoff:#x} is past the end of the file ({:#x} bytes)",
                 data.len()
@@ -289,7 +305,9 @@ impl<'a> Object<'a> {
             .collect();
         for s in &sections {
             if s.sh_type != SHT_NOBITS
-                && s.offset.checked_add(s.size).is_none_or(|e| e > data.len() as u64)
+                && s.offset
+                    .checked_add(s.size)
+                    .is_none_or(|e| e > data.len() as u64)
             {
                 return err(format!(
                     "section {} data ({:#x} bytes at {:#x}) runs past the end of the file",
@@ -342,7 +360,10 @@ impl<'a> Object<'a> {
         self.symtab = Some(symidx);
         let st = self.sections[symidx].clone();
         if st.entsize != 24 && st.entsize != 0 {
-            return err(format!("symbol table entry size {} (expected 24)", st.entsize));
+            return err(format!(
+                "symbol table entry size {} (expected 24)",
+                st.entsize
+            ));
         }
         let nsyms = (st.size / 24) as usize;
         let raw = goblin::elf::Symtab::parse(self.data, st.offset as usize, nsyms, ctx)
@@ -351,7 +372,12 @@ impl<'a> Object<'a> {
             .sections
             .get(st.link as usize)
             .cloned()
-            .ok_or_else(|| ElfError(format!("symbol table links to missing string table {}", st.link)))?;
+            .ok_or_else(|| {
+                ElfError(format!(
+                    "symbol table links to missing string table {}",
+                    st.link
+                ))
+            })?;
         // .symtab_shndx: SHT_SYMTAB_SHNDX linked to this symbol table.
         let shndx_sec = self
             .sections
@@ -424,7 +450,7 @@ impl<'a> Object<'a> {
                 ));
             }
             let esz = if is_rela { 24 } else { 16 };
-            if s.size % esz != 0 {
+            if !s.size.is_multiple_of(esz) {
                 return err(format!(
                     "relocation section {} size {:#x} is not a multiple of {esz}",
                     s.name, s.size
@@ -563,7 +589,10 @@ impl<'a> Object<'a> {
 
     /// Name of a section by index, or a placeholder.
     pub fn section_name(&self, index: usize) -> &str {
-        self.sections.get(index).map(|s| s.name.as_str()).unwrap_or("?")
+        self.sections
+            .get(index)
+            .map(|s| s.name.as_str())
+            .unwrap_or("?")
     }
 
     /// Decode the `.note.gnu.property` feature bits
@@ -576,7 +605,8 @@ impl<'a> Object<'a> {
         let idx = *self.sections_named(".note.gnu.property").first()?;
         let d = self.section_data(idx);
         let rd = |p: usize| -> Option<u32> {
-            d.get(p..p + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            d.get(p..p + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
         };
         let mut p = 0usize;
         let mut found = None;

@@ -1,6 +1,6 @@
 //! Functions, decoded code and control flow of one object.
 
-use crate::arch::{decoder, Decoder, Insn, Kind};
+use crate::arch::{Decoder, Insn, Kind, decoder};
 use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};
 use crate::rules::{NameSet, Rules};
 use rayon::prelude::*;
@@ -11,9 +11,14 @@ use std::collections::HashMap;
 pub enum Dest {
     None,
     /// A place in this object.
-    Local { section: usize, offset: u64 },
+    Local {
+        section: usize,
+        offset: u64,
+    },
     /// An undefined symbol (resolved at link time).
-    External { sym: usize },
+    External {
+        sym: usize,
+    },
 }
 
 /// A function: an `STT_FUNC` symbol over a range of an executable section.
@@ -80,7 +85,9 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
         if !s.is_func() {
             continue;
         }
-        let Some(sec) = s.section_index() else { continue };
+        let Some(sec) = s.section_index() else {
+            continue;
+        };
         let section = &obj.sections[sec];
         if !section.is_exec() || s.value > section.size {
             continue;
@@ -129,12 +136,7 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
     funcs
 }
 
-fn decode_section(
-    obj: &Object,
-    dec: &dyn Decoder,
-    sec: usize,
-    cuts: &[u64],
-) -> SectionCode {
+fn decode_section(obj: &Object, dec: &dyn Decoder, sec: usize, cuts: &[u64]) -> SectionCode {
     let data = obj.section_data(sec);
     let mut insns = Vec::with_capacity(data.len() / 4);
     for (lo, hi) in obj.code_ranges(sec) {
@@ -165,10 +167,11 @@ fn decode_section(
                     };
                 }
             }
-            if !relocated {
-                if let Some(t) = ins.imm_target {
-                    dest = Dest::Local { section: sec, offset: t };
-                }
+            if let (false, Some(t)) = (relocated, ins.imm_target) {
+                dest = Dest::Local {
+                    section: sec,
+                    offset: t,
+                };
             }
         }
         dests.push(dest);
@@ -192,7 +195,10 @@ impl<'a> Model<'a> {
         let code: Vec<Option<SectionCode>> = obj
             .sections
             .par_iter()
-            .map(|s| s.is_exec().then(|| decode_section(obj, dec, s.index, &cuts[s.index])))
+            .map(|s| {
+                s.is_exec()
+                    .then(|| decode_section(obj, dec, s.index, &cuts[s.index]))
+            })
             .collect();
         let starts = functions
             .iter()
@@ -344,10 +350,8 @@ impl<'a> Model<'a> {
             if fl.off_end {
                 return true;
             }
-            if let Some(d) = fl.leaves {
-                if !self.is_noreturn(d) {
-                    return true;
-                }
+            if fl.leaves.is_some_and(|d| !self.is_noreturn(d)) {
+                return true;
             }
         }
         false
@@ -358,7 +362,9 @@ impl<'a> Model<'a> {
     fn infer_noreturn(&mut self) {
         loop {
             let cand: Vec<usize> = (0..self.functions.len())
-                .filter(|&i| !self.noreturn[i] && !self.functions[i].weak && !self.functions[i].prefix)
+                .filter(|&i| {
+                    !self.noreturn[i] && !self.functions[i].weak && !self.functions[i].prefix
+                })
                 .collect();
             let found: Vec<usize> = cand
                 .par_iter()
@@ -387,7 +393,11 @@ impl<'a> Model<'a> {
     pub fn place_name(&self, section: usize, offset: u64) -> String {
         match self.function_containing(section, offset) {
             Some(i) if self.functions[i].start == offset => self.functions[i].name.clone(),
-            Some(i) => format!("{}+{:#x}", self.functions[i].name, offset - self.functions[i].start),
+            Some(i) => format!(
+                "{}+{:#x}",
+                self.functions[i].name,
+                offset - self.functions[i].start
+            ),
             None => format!("{}+{:#x}", self.obj.section_name(section), offset),
         }
     }
@@ -398,12 +408,12 @@ impl<'a> Model<'a> {
         let lo = ins.offset as usize;
         let hi = (lo + usize::from(ins.len).max(16)).min(data.len());
         let mut text = self.dec.disasm(&data[lo..hi], ins.offset);
-        if let Some(code) = self.section_code(section) {
-            if let Some(i) = code.index_at(ins.offset) {
-                if code.dests[i] != Dest::None && ins.kind.is_branch() {
-                    text = format!("{text}  <{}>", self.dest_name(code.dests[i]));
-                }
-            }
+        let dest = self
+            .section_code(section)
+            .and_then(|c| c.index_at(ins.offset).map(|i| c.dests[i]))
+            .filter(|d| *d != Dest::None && ins.kind.is_branch());
+        if let Some(d) = dest {
+            text = format!("{text}  <{}>", self.dest_name(d));
         }
         text
     }

@@ -1,12 +1,12 @@
 //! codespan-reporting diagnostics; the snippet is the disassembly around the
 //! site with the offending instruction labelled.
 
-use super::{location, Emitter};
+use super::{Emitter, location};
 use crate::engine::ObjectReport;
 use crate::rules::Severity;
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, termcolor, Config, Styles, StylesWriter};
+use codespan_reporting::term::{self, Config, Styles, StylesWriter, termcolor};
 use std::io::{self, Write};
 
 pub struct Human {
@@ -15,7 +15,11 @@ pub struct Human {
 
 impl Emitter for Human {
     fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()> {
-        let config = Config { before_label_lines: 6, after_label_lines: 2, ..Config::default() };
+        let config = Config {
+            before_label_lines: 6,
+            after_label_lines: 2,
+            ..Config::default()
+        };
         for f in &rep.findings {
             let mut text = String::new();
             let mut primary = None;
@@ -49,7 +53,12 @@ impl Emitter for Human {
             let res = if self.color {
                 let styles = Styles::default();
                 let mut buf = termcolor::Buffer::ansi();
-                let r = term::emit_to_write_style(&mut StylesWriter::new(&mut buf, &styles), &config, &file, &d);
+                let r = term::emit_to_write_style(
+                    &mut StylesWriter::new(&mut buf, &styles),
+                    &config,
+                    &file,
+                    &d,
+                );
                 w.write_all(buf.as_slice())?;
                 r
             } else {

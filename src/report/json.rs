@@ -2,7 +2,7 @@
 
 use super::Emitter;
 use crate::engine::ObjectReport;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::io::{self, Write};
 
 pub struct Json;
