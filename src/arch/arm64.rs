@@ -162,6 +162,12 @@ impl Decoder for Arm64 {
         (imm < 0).then_some(HashLoad { disp: imm })
     }
 
+    fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]> {
+        // `BTI c` becomes `NOP` (0xd503201f). PACIASP/PACIBSP sign the return
+        // address and are not sealable.
+        (pad == Pad::BtiC).then_some(&[0x1f, 0x20, 0x03, 0xd5])
+    }
+
     fn kcfi_hash_mov(&self, _bytes: &[u8]) -> Option<u32> {
         None
     }

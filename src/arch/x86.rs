@@ -148,6 +148,12 @@ impl Decoder for X86 {
         (ok && reads32 && base_ok && (-64..0).contains(&d)).then_some(HashLoad { disp: d })
     }
 
+    fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]> {
+        // `osp nopl (%rax)`: the kernel's own ENDBR poison (gen_endbr_poison),
+        // a 4-byte NOP unique to former ENDBR sites.
+        (pad == Pad::Endbr64).then_some(&[0x66, 0x0f, 0x1f, 0x00])
+    }
+
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32> {
         let mut dec = IcedDecoder::new(64, bytes, DecoderOptions::NONE);
         let ins = dec.decode();

@@ -1,6 +1,7 @@
 //! The checks: each a pure function of the model to findings.
 
 pub mod fallthrough;
+pub mod symtab_shndx;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -151,7 +152,7 @@ pub trait Check: Sync {
 
 /// All checks, in a fixed order.
 pub fn all() -> Vec<&'static dyn Check> {
-    vec![&fallthrough::Fallthrough]
+    vec![&fallthrough::Fallthrough, &symtab_shndx::SymtabShndx]
 }
 
 /// Rule ids that have an implementation.
