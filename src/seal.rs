@@ -169,7 +169,8 @@ pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, S
 
 /// Everything checked on the re-read output before it may replace anything.
 pub fn verify_sealed(old: &Object, new_bytes: &[u8], s: &Sealed) -> Result<(), String> {
-    let new = Object::parse(new_bytes).map_err(|e| format!("the output does not read back: {e}"))?;
+    let new =
+        Object::parse(new_bytes).map_err(|e| format!("the output does not read back: {e}"))?;
     write::verify(old, &new, &s.rewritten, &s.edits)?;
     let before = symtab_shndx::problems(old).len();
     let after = symtab_shndx::problems(&new).len();

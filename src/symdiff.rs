@@ -50,11 +50,12 @@ fn place(obj: &Object, s: &Symbol) -> String {
 }
 
 fn is_special(s: &Symbol) -> bool {
-    matches!(s.section, SymSection::Abs | SymSection::Common)
-        || s.raw_shndx == SHN_X86_64_LCOMMON
+    matches!(s.section, SymSection::Abs | SymSection::Common) || s.raw_shndx == SHN_X86_64_LCOMMON
 }
 
-const TYPES: [&str; 7] = ["NOTYPE", "OBJECT", "FUNC", "SECTION", "FILE", "COMMON", "TLS"];
+const TYPES: [&str; 7] = [
+    "NOTYPE", "OBJECT", "FUNC", "SECTION", "FILE", "COMMON", "TLS",
+];
 const BINDS: [&str; 3] = ["LOCAL", "GLOBAL", "WEAK"];
 
 fn type_name(t: u8) -> String {
@@ -197,7 +198,11 @@ pub fn diff(before: &Object, after: &Object, rules: &Rules) -> Diff {
                 b.size
             ),
         );
-        f.section = after.symtab.map(|s| after.section_name(s)).unwrap_or("?").into();
+        f.section = after
+            .symtab
+            .map(|s| after.section_name(s))
+            .unwrap_or("?")
+            .into();
         events.push((i, f));
     }
     events.sort_by_key(|e| e.0);
@@ -284,8 +289,7 @@ pub fn run(a: &SymdiffArgs) -> i32 {
     let mut em = report::emitter(format, tty);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if em.object(&rep, &mut out).is_err() || em.finish(&mut out).is_err() || out.flush().is_err()
-    {
+    if em.object(&rep, &mut out).is_err() || em.finish(&mut out).is_err() || out.flush().is_err() {
         return 2;
     }
     if nerr > 0 { 1 } else { 0 }

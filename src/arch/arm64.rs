@@ -168,6 +168,16 @@ impl Decoder for Arm64 {
         (pad == Pad::BtiC).then_some(&[0x1f, 0x20, 0x03, 0xd5])
     }
 
+    fn pc_relative_ref(&self, bytes: &[u8], offset: u64) -> Option<u64> {
+        let w = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+        // ADR Xd, label: op=0, bits 28..24 = 10000; imm = immhi:immlo.
+        if w & 0x9f00_0000 != 0x1000_0000 {
+            return None;
+        }
+        let imm = sext(((w >> 5) & 0x7_ffff) << 2 | ((w >> 29) & 3), 21);
+        Some(offset.wrapping_add(imm as u64))
+    }
+
     fn kcfi_hash_mov(&self, _bytes: &[u8]) -> Option<u32> {
         None
     }

@@ -135,6 +135,11 @@ pub trait Decoder: Sync {
     /// The bytes that replace a sealed landing pad: a NOP of the pad's size,
     /// or `None` when this pad cannot be sealed (it does more than land).
     fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]>;
+    /// The section offset a non-branch instruction at `offset` addresses
+    /// PC-relatively with a displacement encoded in it (x86 RIP-relative
+    /// operands, arm64 `ADR`). The assembler resolves such references to
+    /// local symbols of the same section without leaving a relocation.
+    fn pc_relative_ref(&self, bytes: &[u8], offset: u64) -> Option<u64>;
 }
 
 pub fn decoder(machine: Machine) -> &'static dyn Decoder {

@@ -154,6 +154,12 @@ impl Decoder for X86 {
         (pad == Pad::Endbr64).then_some(&[0x66, 0x0f, 0x1f, 0x00])
     }
 
+    fn pc_relative_ref(&self, bytes: &[u8], offset: u64) -> Option<u64> {
+        let mut dec = IcedDecoder::with_ip(64, bytes, offset, DecoderOptions::NONE);
+        let ins = dec.decode();
+        (!ins.is_invalid() && ins.is_ip_rel_memory_operand()).then(|| ins.ip_rel_memory_address())
+    }
+
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32> {
         let mut dec = IcedDecoder::new(64, bytes, DecoderOptions::NONE);
         let ins = dec.decode();

@@ -75,7 +75,7 @@ pub fn problems(obj: &Object) -> Vec<Problem> {
     if let Some(i) = obj.symtab_shndx {
         let s = &obj.sections[i];
         let entries = s.size / 4;
-        if s.size % 4 != 0 || entries != nsyms as u64 {
+        if !s.size.is_multiple_of(4) || entries != nsyms as u64 {
             out.push(Problem {
                 sym: None,
                 message: format!(

@@ -15,6 +15,7 @@
 //! back, lets the caller verify it, and only then renames it into place.
 
 use super::{ElfError, Object, SHN_LORESERVE, SHN_XINDEX, STB_LOCAL, STT_SECTION, SymSection};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -252,7 +253,7 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
     }
 
     // Section symbols the new relocations need.
-    let mut sec_sym: std::collections::HashMap<usize, usize> = Default::default();
+    let mut sec_sym: HashMap<usize, usize> = HashMap::new();
     for s in &obj.symbols {
         if s.st_type == STT_SECTION
             && s.bind == STB_LOCAL
@@ -264,6 +265,7 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
         }
     }
     let mut new_locals: Vec<usize> = Vec::new();
+    let mut planned: HashMap<usize, usize> = HashMap::new();
     for ns in &edits.sections {
         for r in &ns.relocs {
             match r.sym {
@@ -271,7 +273,8 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
                     if i == 0 || i >= nsec {
                         return fail(format!("relocation against missing section {i}"));
                     }
-                    if !sec_sym.contains_key(&i) && !new_locals.contains(&i) {
+                    if !sec_sym.contains_key(&i) && !planned.contains_key(&i) {
+                        planned.insert(i, first_global + new_locals.len());
                         new_locals.push(i);
                     }
                 }
@@ -296,11 +299,7 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
             SymRef::Old(i) => sym_map[i],
             SymRef::SectionOf(s) => match sec_sym.get(&s) {
                 Some(&i) => sym_map[i],
-                None => added_symbols
-                    .iter()
-                    .find(|a| a.1 == s)
-                    .map(|a| a.0)
-                    .expect("section symbol planned above"),
+                None => planned[&s],
             },
         }
     };
@@ -568,22 +567,14 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
 /// Check that `new` is `old` with exactly the edits applied: every original
 /// section, symbol and relocation unchanged (symbol indexes through
 /// `sym_map`), the patches in place, the new sections and relocations as asked.
-pub fn verify(
-    old: &Object,
-    new: &Object,
-    rw: &Rewritten,
-    edits: &Edits,
-) -> Result<(), String> {
+pub fn verify(old: &Object, new: &Object, rw: &Rewritten, edits: &Edits) -> Result<(), String> {
     let nsec = old.sections.len();
     if new.machine != old.machine {
         return Err("machine changed".into());
     }
     let want = nsec + edits.sections.len() + rw.extra_sections;
     if new.sections.len() != want {
-        return Err(format!(
-            "{} sections, expected {want}",
-            new.sections.len()
-        ));
+        return Err(format!("{} sections, expected {want}", new.sections.len()));
     }
     let symtab = old.symtab.ok_or("no symbol table")?;
     if new.symtab != Some(symtab) {
@@ -592,7 +583,10 @@ pub fn verify(
     let reencoded = |i: usize| {
         Some(i) == old.symtab
             || Some(i) == old.symtab_shndx
-            || matches!(old.sections[i].sh_type, SHT_RELA | SHT_REL | SHT_LLVM_ADDRSIG)
+            || matches!(
+                old.sections[i].sh_type,
+                SHT_RELA | SHT_REL | SHT_LLVM_ADDRSIG
+            )
     };
     let shstrndx = |o: &Object| {
         if o.raw_shstrndx == SHN_XINDEX {
@@ -604,6 +598,10 @@ pub fn verify(
     let old_shstr = shstrndx(old);
     if shstrndx(new) != old_shstr {
         return Err("the section name table moved".into());
+    }
+    let mut patches: HashMap<usize, Vec<(u64, &[u8])>> = HashMap::new();
+    for (s, off, bytes) in &edits.patches {
+        patches.entry(*s).or_default().push((*off, bytes));
     }
     for (a, b) in old.sections.iter().zip(&new.sections).skip(1) {
         let i = a.index;
@@ -626,17 +624,18 @@ pub fn verify(
         if reencoded(i) {
             continue;
         }
-        let mut want = old.section_data(i).to_vec();
-        for (s, off, bytes) in &edits.patches {
-            if *s == i {
-                want[*off as usize..*off as usize + bytes.len()].copy_from_slice(bytes);
-            }
-        }
+        let orig = old.section_data(i);
         let got = new.section_data(i);
-        let ok = if i == old_shstr {
-            got.starts_with(&want)
-        } else {
-            got == want.as_slice()
+        let ok = match patches.get(&i) {
+            Some(ps) => {
+                let mut want = orig.to_vec();
+                for &(off, bytes) in ps {
+                    want[off as usize..off as usize + bytes.len()].copy_from_slice(bytes);
+                }
+                got == want.as_slice()
+            }
+            None if i == old_shstr => got.starts_with(orig),
+            None => got == orig,
         };
         if !ok {
             return Err(format!("section {i} ({}) contents changed", a.name));
@@ -673,7 +672,9 @@ pub fn verify(
         let t = &new.symbols[idx];
         if t.st_type != STT_SECTION || t.bind != STB_LOCAL || t.section != SymSection::Section(sec)
         {
-            return Err(format!("added section symbol {idx} does not name section {sec}"));
+            return Err(format!(
+                "added section symbol {idx} does not name section {sec}"
+            ));
         }
     }
     for i in 1..nsec {

@@ -38,23 +38,45 @@ pub struct SealReport {
 }
 
 /// Places (section, offset) that relocations may turn into indirect branch targets.
-pub fn address_taken_conservative(m: &Model, exempt: &dyn Fn(&str) -> bool) -> HashSet<(usize, u64)> {
+pub fn address_taken_conservative(
+    m: &Model,
+    exempt: &dyn Fn(&str) -> bool,
+) -> HashSet<(usize, u64)> {
     let obj = m.obj;
     let mut taken = HashSet::new();
-    let mut mark = |p: Place| {
+    let mark = |taken: &mut HashSet<(usize, u64)>, p: Place| {
         if let Place::Local { section, offset } = p {
             taken.insert((section, offset));
         }
     };
     for s in &obj.sections {
         let relocs = obj.relocs(s.index);
+        if let Some(code) = m.section_code(s.index) {
+            // References the assembler resolved itself (same section, local
+            // symbol): no relocation is left, the instruction holds them.
+            let data = obj.section_data(s.index);
+            for ins in &code.insns {
+                if ins.kind.is_branch()
+                    || ins.kind == Kind::Invalid
+                    || !obj.relocs_in(s.index, ins.offset, ins.end()).is_empty()
+                {
+                    continue;
+                }
+                if let Some(t) = m
+                    .dec
+                    .pc_relative_ref(&data[ins.offset as usize..], ins.offset)
+                {
+                    taken.insert((s.index, t));
+                }
+            }
+        }
         if relocs.is_empty() {
             continue;
         }
         if !s.is_exec() {
             if !exempt(&s.name) {
                 for r in relocs {
-                    mark(obj.resolve(r.sym, r.addend));
+                    mark(&mut taken, obj.resolve(r.sym, r.addend));
                 }
             }
             continue;
@@ -71,11 +93,11 @@ pub fn address_taken_conservative(m: &Model, exempt: &dyn Fn(&str) -> bool) -> H
                     if m.dec.branch_reloc_bias(&ins, r.offset, r.r_type).is_some() {
                         continue;
                     }
-                    mark(obj.resolve(r.sym, r.addend));
+                    mark(&mut taken, obj.resolve(r.sym, r.addend));
                     let bias = (ins.end() - r.offset) as i64;
-                    mark(obj.resolve(r.sym, r.addend.wrapping_add(bias)));
+                    mark(&mut taken, obj.resolve(r.sym, r.addend.wrapping_add(bias)));
                 }
-                None => mark(obj.resolve(r.sym, r.addend)),
+                None => mark(&mut taken, obj.resolve(r.sym, r.addend)),
             }
         }
     }
@@ -109,7 +131,10 @@ pub fn sealable_pads(m: &Model, exempt: &dyn Fn(&str) -> bool, link: bool) -> Se
         let Kind::Pad(pad) = ins.kind else {
             continue;
         };
-        if m.dec.sealed_pad(pad).is_none_or(|b| b.len() != usize::from(ins.len)) {
+        if m.dec
+            .sealed_pad(pad)
+            .is_none_or(|b| b.len() != usize::from(ins.len))
+        {
             continue;
         }
         rep.pads += 1;
