@@ -87,6 +87,8 @@ pub struct Sealed {
     pub already_listed: usize,
     /// Pads sealed by this run.
     pub sealed: usize,
+    /// Unneeded by our analysis but not in an existing seal section, so kept.
+    pub kept_unlisted: usize,
     pub edits: Edits,
     pub rewritten: Rewritten,
 }
@@ -112,9 +114,21 @@ pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, S
     let seal_rules = SealRules::builtin();
     let model = Model::build(obj, &rules);
     let exempt = |s: &str| seal_rules.is_exempt(s);
-    let report = sealable_pads(&model, &exempt, link);
+    let mut report = sealable_pads(&model, &exempt, link);
     let sec = seal_rules.section(obj.machine);
     let (existing, listed) = listed_in(obj, &sec.name);
+    // A seal section written before (objtool --ibt) was made with annotations
+    // a linked object no longer has (IBT_NOSEAL in .discard.ibt_endbr_noseal):
+    // pads it does not list stay.
+    let mut kept_unlisted = 0;
+    if existing.is_some() {
+        let before = report.sites.len();
+        report
+            .sites
+            .retain(|s| listed.contains(&(s.section, s.offset)));
+        kept_unlisted = before - report.sites.len();
+        report.needed += kept_unlisted;
+    }
     let mut edits = Edits::default();
     let mut already_listed = 0;
     let mut sealed = 0;
@@ -142,13 +156,6 @@ pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, S
                 });
             }
             if !relocs.is_empty() {
-                if existing.is_some() {
-                    return Err(format!(
-                        "the object already has {} and {} more pads to list; extending it is not supported (use --mode nop)",
-                        sec.name,
-                        relocs.len()
-                    ));
-                }
                 sealed = relocs.len();
                 let mut ns =
                     NewSection::progbits(&sec.name, SHF_ALLOC, 4, 4, vec![0; 4 * relocs.len()]);
@@ -162,6 +169,7 @@ pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, S
         report,
         already_listed,
         sealed,
+        kept_unlisted,
         edits,
         rewritten,
     })
@@ -242,6 +250,12 @@ pub fn seal_file(
     );
     if s.already_listed > 0 {
         msg.push_str(&format!(", {} already listed", s.already_listed));
+    }
+    if s.kept_unlisted > 0 {
+        msg.push_str(&format!(
+            "; {} more look unneeded but are kept: the existing seal section does not list them",
+            s.kept_unlisted
+        ));
     }
     if let Some((n, what)) = s.rewritten.dropped_trailer {
         msg.push_str(&format!("; dropped {n} trailing bytes: {what}"));

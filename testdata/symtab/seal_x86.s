@@ -45,6 +45,18 @@ tail:
 	ret
 	.size	tail, .-tail
 
+	.type	noseal, @function		# local, unreferenced, but IBT_NOSEAL: needed
+noseal:
+	endbr64
+	ret
+	.size	noseal, .-noseal
+	.pushsection .discard.ibt_endbr_noseal,"",@progbits
+	.quad	noseal
+	.popsection
+	.pushsection .discard.reachable,"",@progbits	# annotations name code
+	.long	called - .				# without taking its address
+	.popsection
+
 	.section .text.unref,"ax",@progbits
 	.type	lonely, @function		# local, never referenced; its section has
 lonely:						# no section symbol, so `--mode section`
