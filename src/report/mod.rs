@@ -3,6 +3,7 @@
 pub mod human;
 pub mod json;
 pub mod short;
+pub mod stats;
 
 use crate::engine::ObjectReport;
 use std::io::{self, Write};
