@@ -251,7 +251,10 @@ pub fn totals(objs: &[ObjectStats]) -> Vec<(Machine, PadStats)> {
     let mut out = Vec::new();
     for arch in [Machine::X86_64, Machine::Aarch64] {
         let mut t = PadStats::default();
-        for o in objs.iter().filter(|o| o.arch == Some(arch) && o.error.is_none()) {
+        for o in objs
+            .iter()
+            .filter(|o| o.arch == Some(arch) && o.error.is_none())
+        {
             t.merge(&o.stats);
         }
         if t.objects > 0 {

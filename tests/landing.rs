@@ -151,13 +151,25 @@ fn ibt_fixture_sources_still_assemble() {
         .unwrap();
     assert!(ok.success());
     let fresh = Command::new(env!("CARGO_BIN_EXE_objlint"))
-        .args(["check", "--format", "short", "--enable", "ibt-missing-endbr"])
+        .args([
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "ibt-missing-endbr",
+        ])
         .arg(&obj)
         .output()
         .unwrap();
     let fresh = String::from_utf8(fresh.stdout).unwrap();
     let committed = objlint(
-        &["check", "--format", "short", "--enable", "ibt-missing-endbr"],
+        &[
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "ibt-missing-endbr",
+        ],
         &["ibt-cases.o"],
     )
     .0;

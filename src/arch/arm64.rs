@@ -223,6 +223,19 @@ mod tests {
         assert_eq!(classify(0x94000000), (Kind::Call, Some(0)));
         assert_eq!(classify(0x17ffffff), (Kind::Jump, Some(-4)));
         assert_eq!(classify(0x54000040), (Kind::CondJump, Some(8)));
+        // adr x0, #-8 and adr x0, #+12
+        let adr = |w: u32| {
+            let i = Insn {
+                offset: 0x40,
+                len: 4,
+                kind: Kind::Other,
+                imm_target: None,
+            };
+            Arm64.pc_relative_address(&w.to_le_bytes(), &i)
+        };
+        assert_eq!(adr(0x10ffffc0), Some(0x38));
+        assert_eq!(adr(0x70000000), Some(0x43));
+        assert_eq!(adr(0x90000000), None); // adrp
         // ldur w16, [x1, #-4]
         assert_eq!(
             Arm64.kcfi_hash_load(&0xb85fc030u32.to_le_bytes()),

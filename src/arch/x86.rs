@@ -231,3 +231,48 @@ impl Decoder for X86 {
             .then(|| ins.immediate32())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn insn(bytes: &[u8]) -> Insn {
+        let mut v = Vec::new();
+        X86.decode(bytes, 0x100, &mut v);
+        v[0]
+    }
+
+    #[test]
+    fn reloc_uses() {
+        // call rel32: the operand is a branch.
+        let call = insn(&[0xe8, 0, 0, 0, 0]);
+        assert_eq!(
+            X86.reloc_use(Some(&call), 0x101, R_X86_64_PLT32),
+            RelocUse::Branch(4)
+        );
+        // lea 0(%rip),%rdi: the address, relative to the instruction's end.
+        let lea = insn(&[0x48, 0x8d, 0x3d, 0, 0, 0, 0]);
+        assert_eq!(
+            X86.reloc_use(Some(&lea), 0x103, R_X86_64_PC32),
+            RelocUse::Address(4)
+        );
+        // call *0(%rip): reads a pointer.
+        let icall = insn(&[0xff, 0x15, 0, 0, 0, 0]);
+        assert_eq!(
+            X86.reloc_use(Some(&icall), 0x102, R_X86_64_PC32),
+            RelocUse::Partial
+        );
+        assert_eq!(X86.reloc_use(None, 0, R_X86_64_64), RelocUse::Address(0));
+    }
+
+    #[test]
+    fn notrack_and_rip_relative() {
+        assert!(X86.untracked_jump(&[0x3e, 0xff, 0xe0])); // notrack jmp *%rax
+        assert!(!X86.untracked_jump(&[0xff, 0xe0])); // jmp *%rax
+        assert!(!X86.untracked_jump(&[0x3e, 0x90]));
+        let lea = [0x48, 0x8d, 0x3d, 0xf0, 0xff, 0xff, 0xff]; // lea -0x10(%rip),%rdi
+        assert_eq!(X86.pc_relative_address(&lea, &insn(&lea)), Some(0xf7));
+        let mov = [0x48, 0x8b, 0x05, 0, 0, 0, 0]; // mov 0(%rip),%rax: a load
+        assert_eq!(X86.pc_relative_address(&mov, &insn(&mov)), None);
+    }
+}

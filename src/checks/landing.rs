@@ -107,7 +107,10 @@ pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Find
     let target = place_str(m, r.to_section, r.to_offset);
     let (at, message) = match r.insn {
         Some(i) => (i, format!("relocation to !{pad}: {target}")),
-        None => (r.reloc_offset, format!("data relocation to !{pad}: {target}")),
+        None => (
+            r.reloc_offset,
+            format!("data relocation to !{pad}: {target}"),
+        ),
     };
     let mut fd = cx.finding(rule, r.from_section, at, message);
     if fd.symbol.is_none()

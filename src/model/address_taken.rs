@@ -274,7 +274,11 @@ impl Classifier<'_, '_> {
             Some(Exemption::RangeEnd)
         } else if entry.is_none()
             && insn.is_some()
-            && same_function(m, m.function_containing(from_section, from_offset), target_fn)
+            && same_function(
+                m,
+                m.function_containing(from_section, from_offset),
+                target_fn,
+            )
         {
             Some(Exemption::SameFunction)
         } else if entry.is_none()
