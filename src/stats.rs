@@ -7,7 +7,7 @@ use crate::cli::{StatsArgs, usage_error};
 use crate::elf::{Machine, Object};
 use crate::input;
 use crate::model::Model;
-use crate::model::address_taken::{AddressTaken, pad_at};
+use crate::model::address_taken::{AddressTaken, entry_pads, pad_at};
 use crate::report::{self, Format};
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -71,8 +71,8 @@ pub struct PadStats {
     pub pads: PadCounts,
     /// Pads in the entry regions of functions provably never reached indirectly.
     pub unneeded: PadCounts,
-    /// Entry pads of global functions that other objects may still reach
-    /// (per-object scope; 0 with `--link`).
+    /// Pads in the entry regions of global functions that other objects may
+    /// still reach (per-object scope; 0 with `--link`).
     pub undecided: usize,
     /// Non-exempt references whose target has no fitting landing pad.
     pub missing: usize,
@@ -134,10 +134,9 @@ pub fn pad_stats(m: &Model, at: &AddressTaken, link: bool) -> PadStats {
         s.functions += 1;
         s.address_taken += usize::from(at.is_taken(fi));
         s.exported += usize::from(at.exported[fi]);
-        let has_pad = pad_at(m, f.section, f.start).is_some();
-        s.entry_pads += usize::from(has_pad);
-        if has_pad && !link && (f.global || f.weak) && !at.is_taken(fi) {
-            s.undecided += 1;
+        s.entry_pads += usize::from(pad_at(m, f.section, f.start).is_some());
+        if !link && (f.global || f.weak) && !at.is_taken(fi) {
+            s.undecided += entry_pads(m, fi).len();
         }
     }
     for e in at.unneeded_entry_pads(m, link) {
