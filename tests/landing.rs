@@ -181,3 +181,146 @@ fn ibt_fixture_sources_still_assemble() {
     assert_eq!(strip(&fresh), strip(&committed));
     assert_eq!(strip(&fresh).len(), 8);
 }
+
+mod real {
+    //! The real Debian modules in testdata/real.
+    use objlint::arch::Pad;
+    use objlint::config::Options;
+    use objlint::elf::{Machine, Object, Place};
+    use objlint::engine::check_bytes;
+    use objlint::model::Model;
+    use objlint::model::address_taken::pad_at;
+    use objlint::rules::Rules;
+    use std::collections::BTreeSet;
+    use std::path::PathBuf;
+
+    const RULES: [&str; 3] = [
+        "ibt-missing-endbr",
+        "bti-missing-landing-pad",
+        "gnu-property",
+    ];
+
+    fn modules() -> Vec<(String, Vec<u8>)> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let dirs = [
+            root.join("testdata/real"),
+            root.join("testdata/landing/real"),
+        ];
+        let (inputs, errs) = objlint::input::expand(&dirs);
+        assert!(errs.is_empty());
+        let v: Vec<_> = inputs
+            .into_iter()
+            .map(|i| {
+                (
+                    i.path.display().to_string(),
+                    std::fs::read(&i.path).unwrap(),
+                )
+            })
+            .collect();
+        assert!(v.len() >= 10);
+        v
+    }
+
+    fn opts() -> Options {
+        Options {
+            only: Some(RULES.iter().map(|r| r.to_string()).collect()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn clean_on_real_modules() {
+        let rules = Rules::builtin();
+        for (name, bytes) in modules() {
+            let rep = check_bytes(&name, &bytes, &rules, &opts());
+            assert!(rep.error.is_none());
+            assert!(rep.findings.is_empty(), "{name}: {:?}", rep.findings);
+        }
+    }
+
+    /// With `--link`, the unneeded ENDBR64s are exactly the ones objtool
+    /// listed in `.ibt_endbr_seal` when it built the module.
+    #[test]
+    fn unneeded_pads_match_objtools_seal_list() {
+        let rules = Rules::builtin();
+        let mut compared = 0;
+        for (name, bytes) in modules() {
+            let obj = Object::parse(&bytes).unwrap();
+            if obj.machine != Machine::X86_64 {
+                continue;
+            }
+            let mut sealed = BTreeSet::new();
+            for &s in obj.sections_named(".ibt_endbr_seal") {
+                for r in obj.relocs(s) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+                        sealed.insert((section, offset));
+                    }
+                }
+            }
+            let m = Model::build(&obj, &rules);
+            let at = m.address_taken(&rules.landing_pads);
+            let ours: BTreeSet<_> = at
+                .unneeded_entry_pads(&m, true)
+                .iter()
+                .filter(|e| e.pad.sealable())
+                .map(|e| (e.section, e.offset))
+                .collect();
+            assert_eq!(ours, sealed, "{name}");
+            compared += sealed.len();
+        }
+        assert!(
+            compared >= 13,
+            "the .ibt_endbr_seal lists of testdata/landing/real"
+        );
+    }
+
+    /// Overwrite the ENDBR64 of address-taken functions with a NOP: each must
+    /// be reported at its references, naming it as the target, and nothing else.
+    #[test]
+    fn removed_endbr_is_reported() {
+        let rules = Rules::builtin();
+        let mut injected = 0;
+        for (name, bytes) in modules() {
+            let obj = Object::parse(&bytes).unwrap();
+            if obj.machine != Machine::X86_64 {
+                continue;
+            }
+            let m = Model::build(&obj, &rules);
+            let at = m.address_taken(&rules.landing_pads);
+            let victims: Vec<_> = (0..m.functions.len())
+                .filter(|&f| {
+                    let func = &m.functions[f];
+                    at.is_taken(f) && pad_at(&m, func.section, func.start) == Some(Pad::Endbr64)
+                })
+                .take(5)
+                .collect();
+            for f in victims {
+                let func = &m.functions[f];
+                let at_file = (obj.sections[func.section].offset + func.start) as usize;
+                let mut b = bytes.clone();
+                b[at_file..at_file + 4].copy_from_slice(&[0x0f, 0x1f, 0x40, 0x00]);
+                let rep = check_bytes(&name, &b, &rules, &opts());
+                let endbr: Vec<_> = rep
+                    .findings
+                    .iter()
+                    .filter(|x| x.rule == "ibt-missing-endbr")
+                    .collect();
+                assert!(!endbr.is_empty(), "{name}: {} not reported", func.name);
+                for x in &endbr {
+                    let t = x.target.as_ref().unwrap();
+                    assert_eq!(t.symbol.as_deref(), Some(func.name.as_str()));
+                    assert_eq!(t.symbol_offset, 0);
+                }
+                assert!(
+                    rep.findings
+                        .iter()
+                        .all(|x| x.rule == "ibt-missing-endbr" || x.rule == "gnu-property"),
+                    "{name}: {:?}",
+                    rep.findings
+                );
+                injected += 1;
+            }
+        }
+        assert!(injected >= 10);
+    }
+}
