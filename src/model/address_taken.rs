@@ -183,6 +183,11 @@ impl AddressTaken {
     /// is its first instruction and any NOPs and pads that directly follow
     /// (arm64 CALL_OPS puts NOPs before `paciasp`). The caller decides which
     /// kinds it may remove ([`Pad::sealable`]).
+    ///
+    /// Only what the object shows counts: a shipped `.ko` lost its
+    /// `.discard.ibt_endbr_noseal` entries at module link (kvm's IBT_NOSEAL
+    /// fastop functions, reached by computed offsets, are the one case in the
+    /// Debian corpus), so there prefer objtool's own `.ibt_endbr_seal` list.
     pub fn unneeded_entry_pads(&self, m: &Model, link: bool) -> Vec<EntryPad> {
         let mut out = Vec::new();
         for (fi, f) in m.functions.iter().enumerate() {
