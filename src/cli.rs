@@ -95,6 +95,9 @@ pub struct LspArgs {
     /// Build folder holding compile_commands.json (default: workspace root, then build/).
     #[arg(long)]
     pub build_dir: Option<PathBuf>,
+    /// Config file (default: objlint.toml in the workspace root or above).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -7,6 +7,7 @@
 pub mod arch;
 pub mod checks;
 pub mod cli;
+pub mod compdb;
 pub mod config;
 pub mod elf;
 pub mod engine;
