@@ -14,6 +14,7 @@ pub mod engine;
 pub mod input;
 pub mod lsp;
 pub mod model;
+pub mod precommit;
 pub mod report;
 pub mod rules;
 pub mod seal;
