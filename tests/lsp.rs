@@ -298,3 +298,37 @@ fn unknown_source_and_unknown_request() {
     assert_eq!(r["error"]["code"], -32601, "{r}");
     c.stop();
 }
+
+/// Opened before the object is built: checked when it appears. Closing the
+/// source clears its diagnostics.
+#[test]
+fn object_built_later_and_close() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    let obj = root.join("obj/driver.o");
+    std::fs::remove_file(&obj).unwrap();
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let log = c.wait(|m| m["method"] == "window/logMessage");
+    assert!(
+        log["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not built yet"),
+        "{log}"
+    );
+    std::fs::copy(Path::new(FIXTURES).join("driver.o"), &obj).unwrap();
+    let got = c.diagnostics(&[&src]);
+    assert_eq!(flatten(&got).len(), 2, "{got:#?}");
+    let files: Vec<PathBuf> = got.iter().map(|(p, _)| p.clone()).collect();
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&src)}}),
+    );
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let after = c.diagnostics(&refs);
+    assert!(flatten(&after).is_empty(), "{after:#?}");
+    c.stop();
+}
