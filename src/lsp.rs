@@ -248,8 +248,8 @@ impl Server {
         for ev in rx {
             match ev {
                 Event::Lsp(Message::Request(r)) => {
-                    if self.request(r) {
-                        return 0;
+                    if !self.request(r) {
+                        return 1;
                     }
                 }
                 Event::Lsp(Message::Notification(n)) => {
@@ -267,7 +267,7 @@ impl Server {
         1
     }
 
-    /// Answers a request; true when the server should stop.
+    /// Answers a request; false when the client is gone.
     fn request(&mut self, r: Request) -> bool {
         let resp = if r.method == "shutdown" {
             self.shutdown = true;
@@ -279,7 +279,7 @@ impl Server {
                 format!("objlint does not handle {}", r.method),
             )
         };
-        self.out.sender.send(resp.into()).is_err()
+        self.out.sender.send(resp.into()).is_ok()
     }
 
     fn notification(&mut self, n: Notification) {

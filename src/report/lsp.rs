@@ -150,6 +150,82 @@ pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::{Finding, SourceLoc, Target};
+
+    fn finding(source: Option<SourceLoc>, target: Option<Target>) -> Finding {
+        Finding {
+            rule: "fallthrough",
+            severity: Severity::Warning,
+            section_index: 1,
+            section: ".text".into(),
+            offset: 0x14,
+            symbol: Some("f".into()),
+            symbol_offset: 4,
+            message: "f() falls through to next function g()".into(),
+            target,
+            notes: vec!["a note".into()],
+            context: Vec::new(),
+            source,
+        }
+    }
+
+    #[test]
+    fn diagnostics_per_file_with_ranges_and_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("inc")).unwrap();
+        std::fs::write(d.join("inc/h.h"), "x\n\tcall(\"ä\");\n").unwrap();
+        let unit = Unit {
+            source: d.join("a.c"),
+            object: d.join("out/a.o"),
+            directory: d.join("out"),
+        };
+        let target = Target {
+            section: ".text".into(),
+            offset: 0x20,
+            symbol: Some("g".into()),
+            symbol_offset: 0,
+        };
+        let rep = ObjectReport {
+            file: "a.o".into(),
+            findings: vec![
+                finding(
+                    Some(SourceLoc {
+                        file: "../inc/h.h".into(),
+                        line: 2,
+                        column: 0,
+                    }),
+                    Some(target),
+                ),
+                finding(None, None),
+            ],
+            ..Default::default()
+        };
+        let got = diagnostics(&rep, &unit, Some("https://d/{rule}"));
+        let files: Vec<_> = got.keys().cloned().collect();
+        assert_eq!(files, [d.join("a.c"), d.join("inc/h.h")]);
+        let h = &got[&d.join("inc/h.h")][0];
+        // Tab skipped; "ä" is one UTF-16 unit but two bytes.
+        assert_eq!(
+            h.range,
+            Range::new(Position::new(1, 1), Position::new(1, 11))
+        );
+        assert_eq!(h.severity, Some(DiagnosticSeverity::WARNING));
+        assert_eq!(
+            h.message,
+            "f() falls through to next function g()\na.o: f+0x4\na note"
+        );
+        assert_eq!(
+            h.code_description.as_ref().unwrap().href.as_str(),
+            "https://d/fallthrough"
+        );
+        let rel = &h.related_information.as_ref().unwrap()[0];
+        assert_eq!(rel.location.uri, file_uri(&d.join("out/a.o")));
+        assert_eq!(rel.message, "target g+0x0 in a.o");
+        let c = &got[&d.join("a.c")][0];
+        assert_eq!(c.range, Range::default());
+        assert!(c.related_information.is_none());
+    }
 
     #[test]
     fn uri_round_trip() {
