@@ -70,7 +70,6 @@ struct Server {
     docs: Option<String>,
     db: Option<(PathBuf, Option<Stamp>, CompDb)>,
     objects: BTreeMap<PathBuf, Tracked>,
-    open: BTreeSet<PathBuf>,
     jobs: Sender<PathBuf>,
     watched: Arc<Mutex<BTreeMap<PathBuf, Option<Stamp>>>>,
     shutdown: bool,
@@ -138,7 +137,6 @@ pub fn run(a: &LspArgs) -> i32 {
         docs,
         db: None,
         objects: BTreeMap::new(),
-        open: BTreeSet::new(),
         jobs,
         watched,
         shutdown: false,
@@ -202,6 +200,7 @@ fn spawn_forwarder(from: impl IntoIterator<Item = Message> + Send + 'static, to:
     });
 }
 
+/// One worker: a check already uses every core (rayon) inside the engine.
 fn spawn_worker(jobs: Receiver<PathBuf>, to: Sender<Event>, rules: Rules, opts: Options) {
     std::thread::spawn(move || {
         for obj in jobs {
@@ -302,7 +301,6 @@ impl Server {
         if n.method == DidCloseTextDocument::METHOD {
             self.close(&path);
         } else {
-            self.open.insert(path.clone());
             self.track(&path);
         }
     }
@@ -370,7 +368,6 @@ impl Server {
     }
 
     fn close(&mut self, source: &Path) {
-        self.open.remove(source);
         let mut gone = Vec::new();
         for (obj, t) in &mut self.objects {
             t.units.retain(|u| u.source != source);
