@@ -233,6 +233,14 @@ fn publishes_and_clears_diagnostics() {
         .expect("stop() finding");
     assert_eq!(stop.0, src);
 
+    // Saving re-checks and publishes the same again.
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&src)}}),
+    );
+    let again = c.diagnostics(&[&src]);
+    assert_eq!(flatten(&again).len(), 2, "{again:#?}");
+
     // A rebuild: the fixed object replaces the old one; everything clears.
     let files: Vec<PathBuf> = got.iter().map(|(p, _)| p.clone()).collect();
     std::thread::sleep(Duration::from_millis(20));
