@@ -8,13 +8,15 @@
 //! through [`crate::elf::write`], re-read and verified before it replaces
 //! anything.
 
+use crate::arch::Pad;
 use crate::arch::decoder;
 use crate::checks::symtab_shndx;
 use crate::cli::{SealArgs, SealMode, usage_error};
 use crate::elf::write::{self, Edits, NewReloc, NewSection, Rewritten, SymRef};
 use crate::elf::{Machine, Object, Place};
+use crate::elf::{STB_LOCAL, SymSection};
 use crate::model::Model;
-use crate::model::sealable::{SealReport, sealable_pads};
+use crate::model::address_taken::pad_at;
 use crate::rules::Rules;
 use serde::Deserialize;
 use std::collections::HashSet;
@@ -35,25 +37,10 @@ struct PerArch {
     aarch64: SealSection,
 }
 
-#[derive(Debug, Deserialize)]
-struct Exempt {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    prefix: Option<String>,
-    #[serde(default)]
-    contains: Option<String>,
-    #[serde(default)]
-    except: Vec<String>,
-    #[allow(dead_code)]
-    reason: String,
-}
-
 /// `rules/seal.toml`.
 #[derive(Debug, Deserialize)]
 pub struct SealRules {
     section: PerArch,
-    exempt: Vec<Exempt>,
 }
 
 impl SealRules {
@@ -67,16 +54,76 @@ impl SealRules {
             Machine::Aarch64 => &self.section.aarch64,
         }
     }
+}
 
-    /// Whether relocations from this section never make code address-taken.
-    pub fn is_exempt(&self, section: &str) -> bool {
-        self.exempt.iter().any(|e| {
-            let hit = e.name.as_deref() == Some(section)
-                || e.prefix.as_deref().is_some_and(|p| section.starts_with(p))
-                || e.contains.as_deref().is_some_and(|c| section.contains(c));
-            hit && !e.except.iter().any(|x| x == section)
+/// One landing pad to seal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealSite {
+    /// Index into `Model::functions`.
+    pub func: usize,
+    pub section: usize,
+    pub offset: u64,
+    pub pad: Pad,
+}
+
+/// The function-entry pads of one object, and which of them nobody needs.
+#[derive(Debug, Default)]
+pub struct SealReport {
+    /// Pads at function entries of the kinds `seal` can replace.
+    pub pads: usize,
+    /// Those that must stay.
+    pub needed: usize,
+    pub sites: Vec<SealSite>,
+}
+
+/// The sealable pads of an object: function-entry pads the address-taken
+/// analysis (`model::address_taken`, rules/landing_pads.toml) finds unneeded,
+/// of a kind this architecture can replace by a NOP of the same size. Without
+/// `link`, a place that any non-local symbol names (an alias, a global label)
+/// keeps its pad: another object may take its address.
+pub fn sealable(m: &Model, rules: &Rules, link: bool) -> SealReport {
+    let obj = m.obj;
+    let at = m.address_taken(&rules.landing_pads);
+    let replaceable = |section: usize, offset: u64, pad: Pad| {
+        let len = m
+            .section_code(section)
+            .and_then(|c| c.index_at(offset).map(|i| c.insns[i].len));
+        m.dec
+            .sealed_pad(pad)
+            .is_some_and(|b| Some(b.len()) == len.map(usize::from))
+    };
+    let global: HashSet<(usize, u64)> = obj
+        .symbols
+        .iter()
+        .filter(|s| s.bind != STB_LOCAL)
+        .filter_map(|s| match s.section {
+            SymSection::Section(i) => Some((i, s.value)),
+            _ => None,
         })
+        .collect();
+    let mut rep = SealReport::default();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        if pad_at(m, f.section, f.start).is_some_and(|p| replaceable(f.section, f.start, p)) {
+            rep.pads += 1;
+        }
     }
+    for e in at.unneeded_entry_pads(m, link) {
+        let f = &m.functions[e.function];
+        if e.offset != f.start
+            || !replaceable(e.section, e.offset, e.pad)
+            || (!link && global.contains(&(e.section, e.offset)))
+        {
+            continue;
+        }
+        rep.sites.push(SealSite {
+            func: e.function,
+            section: e.section,
+            offset: e.offset,
+            pad: e.pad,
+        });
+    }
+    rep.needed = rep.pads - rep.sites.len();
+    rep
 }
 
 /// What sealing one object did.
@@ -113,8 +160,7 @@ pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, S
     let rules = Rules::builtin();
     let seal_rules = SealRules::builtin();
     let model = Model::build(obj, &rules);
-    let exempt = |s: &str| seal_rules.is_exempt(s);
-    let mut report = sealable_pads(&model, &exempt, link);
+    let mut report = sealable(&model, &rules, link);
     let sec = seal_rules.section(obj.machine);
     let (existing, listed) = listed_in(obj, &sec.name);
     // A seal section written before (objtool --ibt) was made with annotations

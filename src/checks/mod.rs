@@ -1,6 +1,10 @@
 //! The checks: each a pure function of the model to findings.
 
+pub mod bti_missing_landing_pad;
 pub mod fallthrough;
+pub mod gnu_property;
+pub mod ibt_missing_endbr;
+pub mod landing;
 pub mod symtab_shndx;
 
 use crate::config::Options;
@@ -152,7 +156,13 @@ pub trait Check: Sync {
 
 /// All checks, in a fixed order.
 pub fn all() -> Vec<&'static dyn Check> {
-    vec![&fallthrough::Fallthrough, &symtab_shndx::SymtabShndx]
+    vec![
+        &fallthrough::Fallthrough,
+        &ibt_missing_endbr::IbtMissingEndbr,
+        &bti_missing_landing_pad::BtiMissingLandingPad,
+        &gnu_property::GnuProperty,
+        &symtab_shndx::SymtabShndx,
+    ]
 }
 
 /// Rule ids that have an implementation.
