@@ -1,6 +1,8 @@
 //! The checks: each a pure function of the model to findings.
 
 pub mod fallthrough;
+pub mod noinstr;
+pub mod uaccess;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -151,7 +153,13 @@ pub trait Check: Sync {
 
 /// All checks, in a fixed order.
 pub fn all() -> Vec<&'static dyn Check> {
-    vec![&fallthrough::Fallthrough]
+    vec![
+        &fallthrough::Fallthrough,
+        &uaccess::UaccessCall,
+        &uaccess::UaccessReturn,
+        &uaccess::UaccessRedundant,
+        &noinstr::NoinstrCall,
+    ]
 }
 
 /// Rule ids that have an implementation.

@@ -1,8 +1,12 @@
 //! Functions, decoded code and control flow of one object.
 
+pub mod alternatives;
+pub mod paths;
+
 use crate::arch::{Decoder, Insn, Kind, decoder};
 use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};
 use crate::rules::{NameSet, Rules};
+use alternatives::Alternatives;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -77,6 +81,8 @@ pub struct Model<'a> {
     pub noreturn_names: NameSet,
     /// Per function: proven never to return (within this object).
     pub noreturn: Vec<bool>,
+    /// `.altinstructions` sites.
+    pub alts: Alternatives,
 }
 
 fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
@@ -188,6 +194,16 @@ impl<'a> Model<'a> {
             cuts[f.section].push(f.start);
             cuts[f.section].push(f.end);
         }
+        let alt_table = obj.alt_instructions(rules.alt_layouts(obj.machine));
+        let mut alts = Alternatives::build(
+            obj,
+            &alt_table.entries,
+            rules.alt_replacement_only(obj.machine),
+        );
+        alts.error = alt_table.error;
+        for (sec, start, end) in alts.replacement_starts() {
+            cuts[sec].extend([start, end]);
+        }
         for c in cuts.iter_mut() {
             c.sort_unstable();
             c.dedup();
@@ -200,6 +216,7 @@ impl<'a> Model<'a> {
                     .then(|| decode_section(obj, dec, s.index, &cuts[s.index]))
             })
             .collect();
+        alts.mark_uaccess_exclusive(&code);
         let starts = functions
             .iter()
             .enumerate()
@@ -213,6 +230,7 @@ impl<'a> Model<'a> {
             functions,
             starts,
             noreturn_names: rules.noreturn(obj.machine),
+            alts,
         };
         m.infer_noreturn();
         m
