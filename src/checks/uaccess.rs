@@ -274,3 +274,46 @@ fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
         out.push(fd);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pushf_popf_save_and_restore_the_state() {
+        let mut a = Access {
+            open: true,
+            saved: 0,
+        };
+        a.push(); // saves open
+        a.open = false; // clac
+        a.push(); // saves closed
+        a.open = true;
+        a.pop();
+        assert!(!a.open);
+        a.pop();
+        assert!(a.open);
+        assert_eq!(a.saved, 0);
+        // popf with nothing saved leaves the state alone.
+        a.pop();
+        assert!(a.open);
+    }
+
+    #[test]
+    fn the_saved_stack_is_bounded() {
+        let mut a = Access {
+            open: false,
+            saved: 0,
+        };
+        for _ in 0..100 {
+            a.push();
+        }
+        let full = a.saved;
+        a.push();
+        assert_eq!(a.saved, full);
+        for _ in 0..MAX_SAVED {
+            a.pop();
+        }
+        assert_eq!(a.saved, 0);
+    }
+}

@@ -6,7 +6,8 @@
 //! A path follows jumps inside the function, into its `.cold` parts and into
 //! code outside any function (x86 `.altinstr_aux`); through every
 //! replacement of an alternative site (from the site's start to its end); and
-//! over calls unless the callee never returns. Jumps to other functions are
+//! over calls unless the callee never returns. A call to a label of the same
+//! function or replacement (return-stack stuffing) is followed like a jump. Jumps to other functions are
 //! tail calls and end the path, as do returns.
 
 use super::alternatives::{AltSite, Replacement};
@@ -175,9 +176,8 @@ impl<'m, 'a> Walker<'m, 'a> {
         match self.m.function_containing(section, offset) {
             Some(g) => {
                 let g = &self.m.functions[g];
-                if g.sym == f.sym || (g.start == f.start && g.section == f.section) {
-                    Target::Here(self.index(section, offset))
-                } else if is_cold_part(&f.name, &g.name) {
+                let same = g.sym == f.sym || (g.start == f.start && g.section == f.section);
+                if same || is_cold_part(&f.name, &g.name) {
                     Target::Here(self.index(section, offset))
                 } else {
                     Target::Leaves(self.callee(dest))
@@ -185,6 +185,32 @@ impl<'m, 'a> Walker<'m, 'a> {
             }
             // Code outside any function (`.altinstr_aux`, arm64 replacements).
             None => Target::Here(self.index(section, offset)),
+        }
+    }
+
+    /// A call to a label inside the function or the replacement it is in
+    /// (return-stack stuffing: `call 1f; int3; 1:`) is a jump, not a call.
+    fn intra_call(
+        &self,
+        f: &Function,
+        dest: Dest,
+        repl: Option<(&AltSite, &Replacement)>,
+    ) -> Option<(usize, usize)> {
+        let Dest::Local { section, offset } = dest else {
+            return None;
+        };
+        if let Some((_, r)) = repl
+            && section == r.section
+            && (r.start..r.end).contains(&offset)
+        {
+            return self.index(section, offset);
+        }
+        let g = &self.m.functions[self.m.function_containing(section, offset)?];
+        let inside = (g.sym == f.sym && offset != f.start) || is_cold_part(&f.name, &g.name);
+        if inside {
+            self.index(section, offset)
+        } else {
+            None
         }
     }
 
@@ -204,7 +230,13 @@ impl<'m, 'a> Walker<'m, 'a> {
             Kind::Return => Action::Return,
             Kind::Call => {
                 falls = !self.m.is_noreturn(dest);
-                Action::Call(self.callee(dest))
+                match self.intra_call(f, dest, repl) {
+                    Some(to) => {
+                        out[1] = Some(to);
+                        Action::Plain
+                    }
+                    None => Action::Call(self.callee(dest)),
+                }
             }
             Kind::IndirectCall => {
                 falls = true;
