@@ -172,3 +172,58 @@ fn disabling_one_rule_keeps_the_others() {
         "uaccess-x86_64.o: one_path_open+0xd: error: return with UACCESS enabled [uaccess-return]\n"
     );
 }
+
+fn real(path: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/real")
+        .join(path)
+}
+
+fn check_file(path: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args(["check", "--format", "short", "--enable", RULES])
+        .arg(path)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn real_modules() {
+    // Both hypercalls of privcmd_ioctl run with user access open (objtool
+    // reports the second only: it stops at a function's first warning).
+    let out = check_file(&real("x86_64/xen-privcmd.ko"));
+    let sites: Vec<&str> = out.lines().map(|l| l.split(": ").nth(1).unwrap()).collect();
+    assert_eq!(
+        sites,
+        ["privcmd_ioctl+0x47c", "privcmd_ioctl+0xbf2"],
+        "{out}"
+    );
+    assert!(out.contains("call to __SCT__xen_hypercall() with UACCESS enabled"));
+    // evdev.ko opens and closes user access through alternatives, correctly.
+    assert_eq!(check_file(&real("x86_64/evdev.ko")), "");
+}
+
+#[test]
+fn real_module_with_its_clac_removed() {
+    let path = real("x86_64/evdev.ko");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let obj = objlint::elf::Object::parse(&bytes).unwrap();
+    let sec = obj.sections_named(".altinstr_replacement")[0];
+    let data = obj.section_data(sec);
+    let at = data
+        .windows(3)
+        .position(|w| w == [0x0f, 0x01, 0xca])
+        .expect("a CLAC replacement");
+    let file_off = obj.sections[sec].offset as usize + at;
+    drop(obj);
+    bytes[file_off..file_off + 3].copy_from_slice(&[0x0f, 0x1f, 0x00]); // nopl (%rax)
+    let tmp = tempfile::tempdir().unwrap();
+    let broken = tmp.path().join("evdev.ko");
+    std::fs::write(&broken, &bytes).unwrap();
+    let out = check_file(&broken);
+    assert!(
+        out.contains("with UACCESS enabled [uaccess-"),
+        "the open path must be reported: {out}"
+    );
+}
