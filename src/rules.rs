@@ -6,6 +6,7 @@ use crate::elf::special::AltLayout;
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::OnceLock;
 
 const NORETURN: &str = include_str!("../rules/noreturn.toml");
 const PREFIX: &str = include_str!("../rules/prefix_symbols.toml");
@@ -213,6 +214,8 @@ pub struct Rules {
     /// Names added by the config file (all architectures).
     extra_noreturn: Vec<String>,
     extra_uaccess_safe: Vec<String>,
+    /// `uaccess_safe()` per architecture, built on first use.
+    uaccess_safe_sets: [OnceLock<NameSet>; 2],
     pub extra_exempt_sections: Vec<String>,
     pub prefixes: Vec<Prefix>,
     pub docs: Vec<RuleDoc>,
@@ -243,6 +246,7 @@ impl Rules {
             noinstr: load(dir, "noinstr.toml", NOINSTR)?,
             extra_noreturn: Vec::new(),
             extra_uaccess_safe: Vec::new(),
+            uaccess_safe_sets: Default::default(),
             extra_exempt_sections: Vec::new(),
             prefixes: prefixes.prefix,
             docs: docs.rule,
@@ -266,12 +270,18 @@ impl Rules {
     }
 
     /// Functions that may run with user access open (list plus config).
-    pub fn uaccess_safe(&self, m: Machine) -> NameSet {
-        let mut s = self.uaccess_safe.for_machine(m);
-        for n in &self.extra_uaccess_safe {
-            s.insert(n);
-        }
-        s
+    pub fn uaccess_safe(&self, m: Machine) -> &NameSet {
+        let slot = match m {
+            Machine::X86_64 => &self.uaccess_safe_sets[0],
+            Machine::Aarch64 => &self.uaccess_safe_sets[1],
+        };
+        slot.get_or_init(|| {
+            let mut s = self.uaccess_safe.for_machine(m);
+            for n in &self.extra_uaccess_safe {
+                s.insert(n);
+            }
+            s
+        })
     }
 
     /// `.altinstructions` entry layouts to try, in order.
@@ -304,6 +314,7 @@ impl Rules {
 
     pub fn extend_uaccess_safe(&mut self, names: &[String]) {
         self.extra_uaccess_safe.extend(names.iter().cloned());
+        self.uaccess_safe_sets = Default::default();
     }
 
     pub fn extend_exempt_sections(&mut self, names: &[String]) {

@@ -250,6 +250,9 @@ fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
     let m = cx.model;
     let safe = cx.rules.uaccess_safe(m.obj.machine);
     let toggling = toggling_functions(cx);
+    if toggling.is_empty() && !m.functions.iter().any(|f| safe.contains(&f.name)) {
+        return;
+    }
     let walker = Walker::new(m, cx.rules);
     let mut events = Vec::new();
     for f in &m.functions {
@@ -259,7 +262,7 @@ fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
         if !toggling.contains(&f.name) && !safe.contains(&f.name) {
             continue;
         }
-        walk_function(&walker, &safe, f, &mut events);
+        walk_function(&walker, safe, f, &mut events);
     }
     let mut seen = HashSet::new();
     for e in events {
