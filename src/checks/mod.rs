@@ -1,6 +1,10 @@
 //! The checks: each a pure function of the model to findings.
 
+pub mod bti_missing_landing_pad;
 pub mod fallthrough;
+pub mod gnu_property;
+pub mod ibt_missing_endbr;
+pub mod landing;
 pub mod noinstr;
 pub mod uaccess;
 
@@ -155,6 +159,9 @@ pub trait Check: Sync {
 pub fn all() -> Vec<&'static dyn Check> {
     vec![
         &fallthrough::Fallthrough,
+        &ibt_missing_endbr::IbtMissingEndbr,
+        &bti_missing_landing_pad::BtiMissingLandingPad,
+        &gnu_property::GnuProperty,
         &uaccess::UaccessCall,
         &uaccess::UaccessReturn,
         &uaccess::UaccessRedundant,

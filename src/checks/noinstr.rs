@@ -15,7 +15,7 @@
 //! not checked.
 
 use super::{Check, Ctx, Finding};
-use crate::elf::Place;
+use crate::elf::annotations::{Layout, places};
 use crate::model::Dest;
 use crate::model::paths::{Action, Callee, Step, Walker, is_cold};
 use std::collections::{HashMap, HashSet};
@@ -101,22 +101,15 @@ fn instrumentation_regions(cx: &Ctx) -> HashMap<(usize, u64), i32> {
     let obj = cx.model.obj;
     let a = &cx.rules.noinstr.annotations;
     let mut delta: HashMap<(usize, u64), i32> = HashMap::new();
-    let mut add = |p: Place, d: i32| {
-        if let Place::Local { section, offset } = p {
-            *delta.entry((section, offset)).or_default() += d;
-        }
-    };
-    for e in obj.annotation_table(&a.begin, 4, None) {
-        add(e.place, 1);
-    }
-    for e in obj.annotation_table(&a.end, 4, None) {
-        add(e.place, -1);
-    }
-    for e in obj.annotation_table(&a.typed, a.typed_entry_size, Some(a.typed_type_offset)) {
-        match e.kind {
-            Some(k) if k == a.type_begin => add(e.place, 1),
-            Some(k) if k == a.type_end => add(e.place, -1),
-            _ => {}
+    let lists = [
+        (a.begin.as_str(), Layout::List, 1),
+        (a.end.as_str(), Layout::List, -1),
+        (a.typed.as_str(), Layout::Typed(a.type_begin), 1),
+        (a.typed.as_str(), Layout::Typed(a.type_end), -1),
+    ];
+    for (name, layout, d) in lists {
+        for place in places(obj, name, layout) {
+            *delta.entry(place).or_default() += d;
         }
     }
     delta

@@ -1,6 +1,6 @@
-//! Special sections decoded into plain structs: `.altinstructions` entries
-//! and objtool's annotation tables. Layouts come from `rules/`; this file only
-//! knows how to read fields at the offsets a layout names.
+//! Special sections decoded into plain structs: `.altinstructions` entries.
+//! Layouts come from `rules/`; this file only knows how to read fields at the
+//! offsets a layout names.
 
 use super::{Object, Place};
 use serde::Deserialize;
@@ -46,24 +46,10 @@ pub struct AltInstructions {
     pub error: Option<String>,
 }
 
-/// One entry of a table of PC-relative references (objtool annotations).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Annotation {
-    pub place: Place,
-    /// The entry's type word, for typed tables.
-    pub kind: Option<u32>,
-}
-
 fn u16_at(d: &[u8], at: u64) -> Option<u16> {
     let at = usize::try_from(at).ok()?;
     d.get(at..at + 2)
         .map(|b| u16::from_le_bytes(b.try_into().unwrap()))
-}
-
-fn u32_at(d: &[u8], at: u64) -> Option<u32> {
-    let at = usize::try_from(at).ok()?;
-    d.get(at..at + 4)
-        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
 }
 
 impl Object<'_> {
@@ -132,41 +118,6 @@ impl Object<'_> {
                 });
             }
             out.layout = Some(layout.name.clone());
-        }
-        out
-    }
-
-    /// Entries of a table of PC-relative references (`entry_size` bytes
-    /// each, the reference first), with the u32 at `type_offset` when given.
-    /// Entries without a relocation are skipped.
-    pub fn annotation_table(
-        &self,
-        name: &str,
-        entry_size: u64,
-        type_offset: Option<u64>,
-    ) -> Vec<Annotation> {
-        let mut out = Vec::new();
-        if entry_size == 0 {
-            return out;
-        }
-        for &sec in self.sections_named(name) {
-            let data = self.section_data(sec);
-            for r in self.relocs(sec) {
-                if !r.offset.is_multiple_of(entry_size) {
-                    continue;
-                }
-                let kind = match type_offset {
-                    Some(t) => match u32_at(data, r.offset + t) {
-                        Some(v) => Some(v),
-                        None => continue,
-                    },
-                    None => None,
-                };
-                out.push(Annotation {
-                    place: self.resolve(r.sym, r.addend),
-                    kind,
-                });
-            }
         }
         out
     }

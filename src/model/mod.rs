@@ -1,5 +1,6 @@
 //! Functions, decoded code and control flow of one object.
 
+pub mod address_taken;
 pub mod alternatives;
 pub mod paths;
 
@@ -81,6 +82,8 @@ pub struct Model<'a> {
     pub noreturn_names: NameSet,
     /// Per function: proven never to return (within this object).
     pub noreturn: Vec<bool>,
+    /// Address-taken facts, built on first use ([`Model::address_taken`]).
+    landing: std::sync::OnceLock<address_taken::AddressTaken>,
     /// `.altinstructions` sites.
     pub alts: Alternatives,
 }
@@ -230,6 +233,7 @@ impl<'a> Model<'a> {
             functions,
             starts,
             noreturn_names: rules.noreturn(obj.machine),
+            landing: std::sync::OnceLock::new(),
             alts,
         };
         m.infer_noreturn();
