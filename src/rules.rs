@@ -9,6 +9,7 @@ use std::path::Path;
 const NORETURN: &str = include_str!("../rules/noreturn.toml");
 const PREFIX: &str = include_str!("../rules/prefix_symbols.toml");
 const RULES: &str = include_str!("../rules/rules.toml");
+const PATCHABLE: &str = include_str!("../rules/patchable.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -76,6 +77,15 @@ struct PrefixFile {
     prefix: Vec<Prefix>,
 }
 
+/// `rules/patchable.toml`: where patch sites, mcount sites and kCFI
+/// preambles are found.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PatchableRules {
+    pub entry_sections: Vec<String>,
+    pub mcount_sections: Vec<String>,
+    pub hash_preamble: String,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -122,6 +132,7 @@ pub struct Rules {
     pub extra_exempt_sections: Vec<String>,
     pub prefixes: Vec<Prefix>,
     pub docs: Vec<RuleDoc>,
+    pub patchable: PatchableRules,
 }
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -148,6 +159,7 @@ impl Rules {
             extra_exempt_sections: Vec::new(),
             prefixes: prefixes.prefix,
             docs: docs.rule,
+            patchable: load(dir, "patchable.toml", PATCHABLE)?,
         })
     }
 

@@ -1,6 +1,9 @@
 //! The checks: each a pure function of the model to findings.
 
+pub mod call_ops_align;
 pub mod fallthrough;
+pub mod kcfi_hash_offset;
+pub mod patchable_entry;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -151,7 +154,12 @@ pub trait Check: Sync {
 
 /// All checks, in a fixed order.
 pub fn all() -> Vec<&'static dyn Check> {
-    vec![&fallthrough::Fallthrough]
+    vec![
+        &fallthrough::Fallthrough,
+        &patchable_entry::PatchableEntry,
+        &kcfi_hash_offset::KcfiHashOffset,
+        &call_ops_align::CallOpsAlign,
+    ]
 }
 
 /// Rule ids that have an implementation.
