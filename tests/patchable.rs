@@ -44,6 +44,7 @@ fn findings_match_expected() {
 fn real_layouts_are_clean() {
     for f in [
         "x86_gcc_16_16.o",
+        "x86_gcc_16_16_sections.o",
         "x86_clang_kcfi_16_16.o",
         "x86_clang_kcfi_11_11.o",
         "arm64_gcc_4_2.o",
@@ -111,6 +112,7 @@ fn summary(name: &str) -> LayoutSummary {
 fn layout_report() {
     for (f, m, n, k, with, without) in [
         ("x86_gcc_16_16.o", 16, 16, None, 3, 1),
+        ("x86_gcc_16_16_sections.o", 16, 16, None, 5, 2),
         ("x86_clang_kcfi_16_16.o", 16, 16, Some(0x14), 3, 0),
         ("x86_clang_kcfi_11_11.o", 11, 11, Some(0xf), 3, 0),
         ("arm64_gcc_4_2.o", 4, 2, None, 3, 1),
@@ -135,4 +137,38 @@ fn layout_report() {
     }
     let s = summary("defects_kcfi_x86.o");
     assert_eq!((s.m, s.entries, s.hashes, s.hash_checks), (None, 0, 3, 3));
+}
+
+/// Entries pointing anywhere (huge, negative, unaligned addends) never make
+/// the analysis panic.
+#[test]
+fn wild_entries_do_not_panic() {
+    use objlint::config::Options;
+    for name in [
+        "defects_x86.o",
+        "defects_arm64.o",
+        "arm64_clang22_kcfi_5_3.o",
+    ] {
+        let data =
+            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture(name))).unwrap();
+        let obj = Object::parse(&data).unwrap();
+        let relas: Vec<(u64, u64)> = obj
+            .sections
+            .iter()
+            .filter(|s| s.name.ends_with("patchable_function_entries") && s.sh_type == 4)
+            .map(|s| (s.offset, s.size))
+            .collect();
+        assert!(!relas.is_empty());
+        let rules = Rules::builtin();
+        for addend in [-1i64 << 40, -17, -1, 1, 3, 0x7fff_ffff, i64::MAX] {
+            let mut bytes = data.clone();
+            for &(off, size) in &relas {
+                for e in (0..size / 24).map(|k| (off + k * 24 + 16) as usize) {
+                    bytes[e..e + 8].copy_from_slice(&addend.to_le_bytes());
+                }
+            }
+            let rep = objlint::engine::check_bytes(name, &bytes, &rules, &Options::default());
+            assert_eq!(rep.error, None, "{name} addend {addend}");
+        }
+    }
 }

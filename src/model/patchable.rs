@@ -359,8 +359,8 @@ impl Patchable {
             None => {
                 let next = model.next_function(section, offset);
                 let gap = next.map(|f| model.functions[f].start - offset);
-                let Some(f) =
-                    next.filter(|_| gap.is_some_and(|g| g <= MAX_RUN * unit && g.is_multiple_of(unit)))
+                let Some(f) = next
+                    .filter(|_| gap.is_some_and(|g| g <= MAX_RUN * unit && g.is_multiple_of(unit)))
                 else {
                     return Target::NoFunction {
                         section,

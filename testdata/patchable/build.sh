@@ -14,6 +14,12 @@ gcc $O -fpatchable-function-entry=16,16 -falign-functions=16 -fcf-protection=bra
     -pg -mfentry -mrecord-mcount funcs.c -o x86_gcc_16_16.o
 gcc $O -fpatchable-function-entry=16,16 -falign-functions=16 -fcf-protection=branch \
     short.c -o x86_gcc_16_16_short.o
+# Several text sections, one merged entries section, linked with ld -r as a
+# module is.
+gcc $O -fpatchable-function-entry=16,16 -falign-functions=16 -fcf-protection=branch \
+    sections.c -o sections.tmp.o
+ld -r sections.tmp.o x86_gcc_16_16.o -o x86_gcc_16_16_sections.o
+rm -f sections.tmp.o
 
 # x86 clang-19 kCFI: 16,16 (hash at f-0x14) and the kernel's 11,11 (f-0xf).
 clang-19 $O -fsanitize=kcfi -fpatchable-function-entry=16,16 -fcf-protection=branch \
