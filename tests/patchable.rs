@@ -172,3 +172,36 @@ fn wild_entries_do_not_panic() {
         }
     }
 }
+
+/// Shipped Debian 6.12 modules (testdata/real): x86 CALL_PADDING 16,16 beside
+/// __mcount_loc, arm64 CALL_OPS 4,2; no findings.
+#[test]
+fn real_modules() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real");
+    let rules = Rules::builtin();
+    let mut seen = 0;
+    for (arch, want) in [("x86_64", (16, 16)), ("arm64", (4, 2))] {
+        let mut names: Vec<_> = std::fs::read_dir(dir.join(arch))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ko"))
+            .collect();
+        names.sort();
+        for p in names {
+            let data = std::fs::read(&p).unwrap();
+            let obj = Object::parse(&data).unwrap();
+            let model = Model::build(&obj, &rules);
+            let s = layout(&model, &rules.patchable);
+            assert_eq!((s.m, s.n), (Some(want.0), Some(want.1)), "{}", p.display());
+            assert!(
+                s.functions_with_entry > 0 && s.hashes == 0,
+                "{}: {s:?}",
+                p.display()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 2);
+    let (code, out) = objlint(&["--enable", RULES, "testdata/real"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+}
