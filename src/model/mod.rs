@@ -2,6 +2,7 @@
 
 pub mod address_taken;
 pub mod alternatives;
+pub mod patchable;
 pub mod paths;
 
 use crate::arch::{Decoder, Insn, Kind, decoder};
