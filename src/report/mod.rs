@@ -31,6 +31,15 @@ pub fn emitter(format: Format, color: bool) -> Box<dyn Emitter> {
     }
 }
 
+/// `file:line:column`, or `file:line` when the column is unknown.
+pub fn source_position(s: &crate::checks::SourceLoc) -> String {
+    if s.column == 0 {
+        format!("{}:{}", s.file, s.line)
+    } else {
+        format!("{}:{}:{}", s.file, s.line, s.column)
+    }
+}
+
 /// `sym+0xoff`, or `section+0xoff` outside any symbol.
 pub fn location(symbol: Option<&str>, symbol_offset: u64, section: &str, offset: u64) -> String {
     match symbol {
