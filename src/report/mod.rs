@@ -2,6 +2,7 @@
 
 pub mod human;
 pub mod json;
+pub mod sarif;
 pub mod short;
 
 use crate::engine::ObjectReport;
@@ -12,6 +13,8 @@ pub enum Format {
     Human,
     Short,
     Json,
+    /// SARIF 2.1.0, one log for the whole run.
+    Sarif,
 }
 
 /// Writes findings in one format. `object` is called once per object, in
@@ -24,10 +27,16 @@ pub trait Emitter {
 }
 
 pub fn emitter(format: Format, color: bool) -> Box<dyn Emitter> {
+    emitter_for(format, color, &crate::rules::Rules::builtin())
+}
+
+/// An emitter that documents `rules` (SARIF lists them in the log).
+pub fn emitter_for(format: Format, color: bool, rules: &crate::rules::Rules) -> Box<dyn Emitter> {
     match format {
-        Format::Human => Box::new(human::Human { color }),
+        Format::Human => Box::new(human::Human::new(color)),
         Format::Short => Box::new(short::Short),
         Format::Json => Box::new(json::Json),
+        Format::Sarif => Box::new(sarif::Sarif::new(rules)),
     }
 }
 
