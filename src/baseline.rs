@@ -60,7 +60,10 @@ pub fn normalise(text: &str) -> String {
                 j += 1;
             }
             // `12abc` is part of a name, not a number.
-            if !b.get(j).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') {
+            if !b
+                .get(j)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            {
                 out.push('#');
                 i = j;
                 continue;
@@ -83,18 +86,32 @@ pub fn object_key(file: &str, root: Option<&Path>) -> String {
     };
     let p = Path::new(path);
     let rel = root.and_then(|r| {
-        let abs = std::path::absolute(p).ok()?;
-        Some(clean(&abs).strip_prefix(r).ok()?.to_path_buf())
+        let abs = std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p).map(|a| clean(&a)))
+            .ok()?;
+        Some(abs.strip_prefix(r).ok()?.to_path_buf())
     });
     let shown = rel.unwrap_or_else(|| clean(p));
     format!("{}{member}", shown.to_string_lossy())
 }
 
-/// Drop `.` components (`./a/b.o` and `a/b.o` are the same object).
+/// Lexically drop `.` and resolve `..` where it can (`./a/b.o`, `a/../a/b.o`
+/// and `a/b.o` are the same object).
 fn clean(p: &Path) -> PathBuf {
-    p.components()
-        .filter(|c| !matches!(c, std::path::Component::CurDir))
-        .collect()
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// 64-bit FNV-1a: stable across Rust versions and platforms, unlike `Hash`.
@@ -133,7 +150,7 @@ pub fn fingerprint(file: &str, f: &Finding) -> String {
 /// The folder a baseline file's object paths are relative to.
 pub fn root_of(baseline_file: &Path) -> Option<PathBuf> {
     let abs = std::path::absolute(baseline_file).ok()?;
-    Some(clean(abs.parent()?))
+    std::fs::canonicalize(abs.parent()?).ok()
 }
 
 impl Baseline {
@@ -152,7 +169,8 @@ impl Baseline {
         }
         let mut findings: Vec<Entry> = by_fp.into_values().collect();
         findings.sort_by(|a, b| {
-            (&a.file, &a.symbol, &a.rule, &a.message).cmp(&(&b.file, &b.symbol, &b.rule, &b.message))
+            (&a.file, &a.symbol, &a.rule, &a.message)
+                .cmp(&(&b.file, &b.symbol, &b.rule, &b.message))
         });
         Baseline {
             version: VERSION,
@@ -259,8 +277,16 @@ mod tests {
 
     #[test]
     fn fingerprints_ignore_offsets_and_clone_numbers() {
-        let a = finding("f.constprop.0", 0x10, "f.constprop.0() runs off its end at 0x10");
-        let b = finding("f.constprop.3", 0x48, "f.constprop.3() runs off its end at 0x48");
+        let a = finding(
+            "f.constprop.0",
+            0x10,
+            "f.constprop.0() runs off its end at 0x10",
+        );
+        let b = finding(
+            "f.constprop.3",
+            0x48,
+            "f.constprop.3() runs off its end at 0x48",
+        );
         let c = finding("g", 0x10, "g() runs off its end at 0x10");
         assert_eq!(fingerprint("a.o", &a), fingerprint("a.o", &b));
         assert_ne!(fingerprint("a.o", &a), fingerprint("a.o", &c));
@@ -286,11 +312,13 @@ mod tests {
 
     #[test]
     fn object_keys_are_relative_to_the_baseline() {
-        let root = std::env::current_dir().unwrap();
+        let root = std::fs::canonicalize(std::env::current_dir().unwrap()).unwrap();
         assert_eq!(object_key("./d/x.o", Some(&root)), "d/x.o");
         assert_eq!(object_key("d/lib.a(m.o)", Some(&root)), "d/lib.a(m.o)");
         let abs = root.join("d/x.o");
         assert_eq!(object_key(abs.to_str().unwrap(), Some(&root)), "d/x.o");
+        let up = root.join("d/../d/x.o");
+        assert_eq!(object_key(up.to_str().unwrap(), Some(&root)), "d/x.o");
         assert_eq!(object_key("/elsewhere/x.o", Some(&root)), "/elsewhere/x.o");
     }
 }

@@ -207,7 +207,9 @@ impl LineMap {
                 current.push(Row {
                     address: row.address(),
                     file,
-                    line: row.line().map_or(0, |l| u32::try_from(l.get()).unwrap_or(0)),
+                    line: row
+                        .line()
+                        .map_or(0, |l| u32::try_from(l.get()).unwrap_or(0)),
                     column,
                 });
             }
@@ -327,7 +329,9 @@ fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], base_of: impl Fn(u
     for r in obj.relocs(section) {
         let width = match (obj.machine, r.r_type) {
             (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
-            (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => 4,
+            (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => {
+                4
+            }
             _ => continue,
         };
         let Some(sym) = obj.symbols.get(r.sym) else {
