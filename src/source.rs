@@ -110,9 +110,10 @@ impl LineMap {
         {
             return Ok(map);
         }
+        let bases = relocation_bases(obj, &map.base);
         let mut bytes: HashMap<SectionId, Vec<u8>> = HashMap::new();
         for id in NEEDED {
-            bytes.insert(id, load_section(obj, id, &map.base)?);
+            bytes.insert(id, load_section(obj, id, &bases)?);
         }
         let empty: &[u8] = &[];
         let dwarf = gimli::Dwarf::load(|id| -> Result<_, ()> {
@@ -165,7 +166,7 @@ impl LineMap {
                 .map(|d| d.to_string_lossy().into_owned())
                 .unwrap_or_default();
             // file index in this program -> index in self.files
-            let mut file_ids: HashMap<u64, u32> = HashMap::new();
+            let mut file_ids: Vec<Option<u32>> = Vec::new();
             let mut rows = program.rows();
             let mut current: Vec<Row> = Vec::new();
             while let Some((header, row)) = rows.next_row()? {
@@ -187,8 +188,8 @@ impl LineMap {
                     continue;
                 }
                 let fi = row.file_index();
-                let file = match file_ids.get(&fi) {
-                    Some(&f) => f,
+                let file = match file_ids.get(fi as usize).copied().flatten() {
+                    Some(f) => f,
                     None => {
                         let path = file_path(dwarf, &unit, header, fi, &comp_dir)?;
                         let next = self.files.len() as u32;
@@ -196,7 +197,13 @@ impl LineMap {
                         if f == next {
                             self.files.push(path);
                         }
-                        file_ids.insert(fi, f);
+                        // Indexes are small; a corrupt one only skips the cache.
+                        if fi < 1 << 16 {
+                            if file_ids.len() <= fi as usize {
+                                file_ids.resize(fi as usize + 1, None);
+                            }
+                            file_ids[fi as usize] = Some(f);
+                        }
                         f
                     }
                 };
@@ -268,52 +275,43 @@ fn synthetic_bases(obj: &Object) -> Vec<u64> {
         .collect()
 }
 
-/// One DWARF section as gimli should see it: every object section of that
-/// name (`.debug_x` or `.zdebug_x`) uncompressed and concatenated, with its
-/// absolute relocations applied. Relocations against a debug section resolve
-/// to that section's place in its own concatenation; against an allocated
-/// section to its synthetic base.
-fn load_section(obj: &Object, id: SectionId, base: &[u64]) -> Result<Vec<u8>, String> {
-    let name = id.name();
+/// The debug sections of one DWARF section name: `.debug_x` and `.zdebug_x`,
+/// in section order.
+fn debug_sections(obj: &Object, name: &str) -> Vec<usize> {
     let zname = format!(".z{}", &name[1..]);
     let mut idx: Vec<usize> = obj.sections_named(name).to_vec();
     idx.extend_from_slice(obj.sections_named(&zname));
     idx.sort_unstable();
-    let mut out = Vec::new();
-    let mut parts = Vec::with_capacity(idx.len());
-    for &i in &idx {
-        parts.push((i, out.len()));
-        out.extend_from_slice(&compressed::contents(obj, i)?);
-    }
-    for (i, start) in parts {
-        apply_relocs(obj, i, &mut out[start..], |sec| {
-            debug_offset_base(obj, sec).unwrap_or_else(|| base.get(sec).copied().unwrap_or(0))
-        });
-    }
-    Ok(out)
+    idx
 }
 
-/// Where a debug section starts in the concatenation of its name (0 for
-/// the first, the usual and only one); `None` for other sections.
-fn debug_offset_base(obj: &Object, sec: usize) -> Option<u64> {
-    let name = obj.section_name(sec);
-    if !(name.starts_with(".debug") || name.starts_with(".zdebug")) {
-        return None;
-    }
-    let plain = name.strip_prefix(".z").map(|n| format!(".{n}"));
-    let plain = plain.as_deref().unwrap_or(name);
-    let zname = format!(".z{}", &plain[1..]);
-    let mut same: Vec<usize> = obj.sections_named(plain).to_vec();
-    same.extend_from_slice(obj.sections_named(&zname));
-    same.sort_unstable();
-    let mut off = 0u64;
-    for s in same {
-        if s == sec {
-            return Some(off);
+/// What a relocation against each section resolves to: the synthetic base
+/// for allocated sections; for a debug section, its place in the
+/// concatenation of the sections of its name (0 for the first, the usual
+/// and only one).
+fn relocation_bases(obj: &Object, synthetic: &[u64]) -> Vec<u64> {
+    let mut out = synthetic.to_vec();
+    for id in NEEDED {
+        let mut off = 0u64;
+        for s in debug_sections(obj, id.name()) {
+            out[s] = off;
+            off += compressed::logical_size(obj.data, &obj.sections[s]);
         }
-        off += compressed::logical_size(obj.data, &obj.sections[s]);
     }
-    None
+    out
+}
+
+/// One DWARF section as gimli should see it: every object section of that
+/// name uncompressed and concatenated, with its absolute relocations applied.
+fn load_section(obj: &Object, id: SectionId, bases: &[u64]) -> Result<Vec<u8>, String> {
+    let idx = debug_sections(obj, id.name());
+    let mut out = Vec::new();
+    for i in idx {
+        let start = out.len();
+        out.extend_from_slice(&compressed::contents(obj, i)?);
+        apply_relocs(obj, i, &mut out[start..], bases);
+    }
+    Ok(out)
 }
 
 const R_X86_64_64: u32 = 1;
@@ -325,7 +323,7 @@ const R_AARCH64_ABS32: u32 = 258;
 /// Apply the absolute relocations of `section` to `buf` (its uncompressed
 /// bytes). Others (PC-relative, TLS offsets) do not occur in the sections we
 /// read, or do not matter for line tables.
-fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], base_of: impl Fn(usize) -> u64) {
+fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
     for r in obj.relocs(section) {
         let width = match (obj.machine, r.r_type) {
             (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
@@ -338,7 +336,7 @@ fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], base_of: impl Fn(u
             continue;
         };
         let s = match sym.section_index() {
-            Some(sec) => base_of(sec).wrapping_add(sym.value),
+            Some(sec) => bases[sec].wrapping_add(sym.value),
             None => sym.value,
         };
         let v = s.wrapping_add(r.addend as u64);
