@@ -289,6 +289,10 @@ fn run_check(a: CheckArgs) -> i32 {
         if let Some(e) = &r.error {
             eprintln!("objlint: {}: {e}", r.file);
             bad += 1;
+            // Formats that record failures (SARIF) see the report too.
+            if em.object(r, &mut out).is_err() {
+                return 2;
+            }
             continue;
         }
         nobj += 1;

@@ -122,3 +122,23 @@ fn no_findings_is_still_a_log() {
             .is_empty()
     );
 }
+
+#[test]
+fn unreadable_objects_are_notifications() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.o");
+    std::fs::write(&bad, b"\x7fELF not really").unwrap();
+    let (code, log) = sarif(&[bad.to_str().unwrap(), "testdata/source/x86-gcc-dwarf5.o"]);
+    assert_eq!(code, Some(2));
+    let inv = &log["runs"][0]["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], false);
+    let n = &inv["toolExecutionNotifications"][0];
+    assert_eq!(n["level"], "error");
+    assert!(text(&n["message"]).contains("bad.o"));
+    let uri = n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(uri.starts_with("file:///") && uri.ends_with("/bad.o"));
+    // The readable object is still reported.
+    assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 2);
+}

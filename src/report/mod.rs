@@ -18,7 +18,8 @@ pub enum Format {
 }
 
 /// Writes findings in one format. `object` is called once per object, in
-/// input order; `finish` once at the end.
+/// input order (also for objects that could not be read: `rep.error` is set
+/// and there are no findings); `finish` once at the end.
 pub trait Emitter {
     fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()>;
     fn finish(&mut self, _w: &mut dyn Write) -> io::Result<()> {

@@ -6,7 +6,8 @@
 //! object itself (artifact = the object, `address` = the offset in its
 //! section, with the section as the address's parent in `run.addresses`).
 //! The function is the logical location. A target (e.g. the function fallen
-//! into) is a related location.
+//! into) is a related location. Objects that could not be read are tool
+//! execution notifications of the one invocation.
 
 use super::{Emitter, location};
 use crate::checks::Finding;
@@ -26,6 +27,8 @@ pub struct Sarif {
     addresses: Vec<Value>,
     address_index: HashMap<(usize, String), usize>,
     results: Vec<Value>,
+    /// Objects that could not be checked, as tool notifications.
+    failures: Vec<Value>,
 }
 
 /// A URI reference for a path: relative paths stay relative, absolute ones
@@ -85,6 +88,7 @@ impl Sarif {
             addresses: Vec::new(),
             address_index: HashMap::new(),
             results: Vec::new(),
+            failures: Vec::new(),
         }
     }
 
@@ -228,6 +232,10 @@ impl Sarif {
                         "rules": self.rules,
                     },
                 },
+                "invocations": [{
+                    "executionSuccessful": self.failures.is_empty(),
+                    "toolExecutionNotifications": self.failures,
+                }],
                 "artifacts": self.artifacts,
                 "addresses": self.addresses,
                 "results": self.results,
@@ -239,6 +247,13 @@ impl Sarif {
 
 impl Emitter for Sarif {
     fn object(&mut self, rep: &ObjectReport, _w: &mut dyn Write) -> io::Result<()> {
+        if let Some(e) = &rep.error {
+            self.failures.push(json!({
+                "level": "error",
+                "message": { "text": format!("{}: {e}", rep.file) },
+                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": path_uri(&rep.file) } } }],
+            }));
+        }
         for f in &rep.findings {
             let r = self.result(rep, f);
             self.results.push(r);
