@@ -76,14 +76,24 @@ fn line_range(text: &str, line: u32, column: u32) -> Option<Range<usize>> {
     Some(from..(start + body.len()).max(from))
 }
 
+/// Lines of context after `line`, fewer when they would need a wider line
+/// number: codespan-reporting sizes the gutter by the labelled lines only.
+fn context_after(line: u32, want: usize) -> usize {
+    let mut widest = 9u64;
+    while widest < u64::from(line) {
+        widest = widest * 10 + 9;
+    }
+    want.min((widest - u64::from(line)) as usize)
+}
+
 impl Emitter for Human {
     fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()> {
-        let config = Config {
-            before_label_lines: 6,
-            after_label_lines: 2,
-            ..Config::default()
-        };
         for f in &rep.findings {
+            let mut config = Config {
+                before_label_lines: 6,
+                after_label_lines: 2,
+                ..Config::default()
+            };
             let loc = location(f.symbol.as_deref(), f.symbol_offset, &f.section, f.offset);
             let primary_insn = f.context.iter().find(|l| l.primary);
             let mut notes = Vec::new();
@@ -92,6 +102,9 @@ impl Emitter for Human {
                     Some((name, text, range)) => {
                         let insn = primary_insn.map_or(String::new(), |l| format!(": {}", l.text));
                         notes.push(format!("in {} {} at {loc}{insn}", rep.file, f.section));
+                        if let Some(s) = &f.source {
+                            config.after_label_lines = context_after(s.line, 2);
+                        }
                         (name, text, Some(range))
                     }
                     None => {
@@ -155,7 +168,16 @@ impl Emitter for Human {
 
 #[cfg(test)]
 mod tests {
-    use super::line_range;
+    use super::{context_after, line_range};
+
+    #[test]
+    fn context_keeps_the_gutter_width() {
+        assert_eq!(context_after(8, 2), 1);
+        assert_eq!(context_after(9, 2), 0);
+        assert_eq!(context_after(10, 2), 2);
+        assert_eq!(context_after(98, 2), 1);
+        assert_eq!(context_after(1, 2), 2);
+    }
 
     #[test]
     fn line_ranges() {
