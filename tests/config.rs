@@ -99,6 +99,7 @@ fn bad_config_is_a_usage_error_naming_the_file() {
         "[rules]\nno-such-rule = \"off\"\n",
         "unknown_key = 1\n",
         "noreturn = \"not a list\"\n",
+        "patchable = [2, 4]\n",
     ] {
         let (_d, sub) = project(bad);
         let o = run_in(&sub, &[]);
@@ -118,4 +119,18 @@ fn missing_explicit_config_is_an_error() {
     let o = run_in(d.path(), &["--config", "nope.toml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope.toml"));
+}
+
+/// The example in docs/CONFIG.md is a valid config.
+#[test]
+fn documented_example_is_valid() {
+    let doc = std::fs::read_to_string("docs/CONFIG.md").unwrap();
+    let start = doc.find("```toml\n").unwrap() + 8;
+    let example = &doc[start..start + doc[start..].find("```").unwrap()];
+    let (_d, sub) = project(example);
+    let o = run_in(&sub, &[]);
+    // Other rules may have their say about this object under `ibt = true` and
+    // `patchable = [4, 2]`; the config itself must be accepted.
+    assert_ne!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(stdout(&o).matches("[fallthrough]").count(), 2);
 }

@@ -277,3 +277,35 @@ fn agrees_with_addr2line_on_more_objects() {
     eprintln!("{files} objects, {n} offsets compared");
     assert!(n > 0);
 }
+
+/// Damaged debug sections never panic: every byte of the (compressed and
+/// uncompressed) line and info sections overwritten in turn, the map is built
+/// or refused, and lookups answer or not.
+#[test]
+fn damaged_dwarf_does_not_panic() {
+    for file in ["x86-gcc-dwarf5.o", "x86-clang-zstd.o", "x86-gcc-zlib.o"] {
+        let data = std::fs::read(fixture(file)).unwrap();
+        let obj = Object::parse(&data).unwrap();
+        let targets: Vec<(u64, u64)> = obj
+            .sections
+            .iter()
+            .filter(|s| s.name == ".debug_line" || s.name == ".debug_info")
+            .map(|s| (s.offset, s.size))
+            .collect();
+        let text = section(&obj, ".text.inlined");
+        for (off, size) in targets {
+            for i in 0..size {
+                for v in [0x00u8, 0xff, 0x80] {
+                    let mut d = data.clone();
+                    d[(off + i) as usize] = v;
+                    let Ok(o) = Object::parse(&d) else { continue };
+                    if let Ok(m) = objlint::source::LineMap::new(&o) {
+                        for k in 0..0x20 {
+                            let _ = m.lookup(text, k);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
