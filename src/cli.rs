@@ -81,12 +81,26 @@ pub struct SealArgs {
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
+    /// Output format: human (table), short (one line per object), json (JSON Lines).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// The inputs are linked wholes (vmlinux.o, final modules): global
+    /// functions not referenced anywhere (exports count) are unneeded too.
     #[arg(long)]
     pub link: bool,
+    /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Only the totals per architecture.
+    #[arg(long)]
+    pub summary: bool,
+    /// List every unneeded pad (`file: function: kind`) instead of the counts.
+    #[arg(long, conflicts_with = "summary")]
+    pub list: bool,
+    /// Folder of rule files replacing the built-in ones.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Objects or folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
 }

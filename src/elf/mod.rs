@@ -6,6 +6,7 @@
 //! `e_shstrndx == SHN_XINDEX`, `.symtab_shndx`) is resolved here so nothing
 //! above this layer sees a raw `SHN_XINDEX`.
 
+pub mod annotations;
 pub mod compressed;
 
 use goblin::container::{Container, Ctx, Endian};

@@ -4,6 +4,7 @@ pub mod human;
 pub mod json;
 pub mod sarif;
 pub mod short;
+pub mod stats;
 
 use crate::engine::ObjectReport;
 use std::io::{self, Write};
