@@ -10,6 +10,7 @@ const NORETURN: &str = include_str!("../rules/noreturn.toml");
 const PREFIX: &str = include_str!("../rules/prefix_symbols.toml");
 const RULES: &str = include_str!("../rules/rules.toml");
 const LANDING_PADS: &str = include_str!("../rules/landing_pads.toml");
+const PATCHABLE: &str = include_str!("../rules/patchable.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -75,6 +76,15 @@ pub struct Prefix {
 #[derive(Debug, Deserialize)]
 struct PrefixFile {
     prefix: Vec<Prefix>,
+}
+
+/// `rules/patchable.toml`: where patch sites, mcount sites and kCFI
+/// preambles are found.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PatchableRules {
+    pub entry_sections: Vec<String>,
+    pub mcount_sections: Vec<String>,
+    pub hash_preamble: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
@@ -222,6 +232,7 @@ pub struct Rules {
     pub docs: Vec<RuleDoc>,
     /// Landing-pad policy, with the config's `exempt_sections` appended.
     pub landing_pads: LandingPadRules,
+    pub patchable: PatchableRules,
 }
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -249,6 +260,7 @@ impl Rules {
             prefixes: prefixes.prefix,
             docs: docs.rule,
             landing_pads: load(dir, "landing_pads.toml", LANDING_PADS)?,
+            patchable: load(dir, "patchable.toml", PATCHABLE)?,
         })
     }
 

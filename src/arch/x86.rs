@@ -221,6 +221,10 @@ impl Decoder for X86 {
         (ok && reads32 && base_ok && (-64..0).contains(&d)).then_some(HashLoad { disp: d })
     }
 
+    fn kcfi_trap(&self, bytes: &[u8]) -> bool {
+        bytes.starts_with(&[0x0f, 0x0b])
+    }
+
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32> {
         let mut dec = IcedDecoder::new(64, bytes, DecoderOptions::NONE);
         let ins = dec.decode();

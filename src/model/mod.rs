@@ -1,6 +1,7 @@
 //! Functions, decoded code and control flow of one object.
 
 pub mod address_taken;
+pub mod patchable;
 
 use crate::arch::{Decoder, Insn, Kind, decoder};
 use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};

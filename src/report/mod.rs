@@ -2,6 +2,7 @@
 
 pub mod human;
 pub mod json;
+pub mod lsp;
 pub mod sarif;
 pub mod short;
 pub mod stats;
