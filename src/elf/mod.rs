@@ -7,6 +7,7 @@
 //! above this layer sees a raw `SHN_XINDEX`.
 
 pub mod annotations;
+pub mod compressed;
 pub mod special;
 
 use goblin::container::{Container, Ctx, Endian};
@@ -468,7 +469,7 @@ impl<'a> Object<'a> {
                 ctx,
             )
             .map_err(|e| ElfError(format!("bad relocation section {name}: {e}")))?;
-            let tsize = self.sections[target].size;
+            let tsize = compressed::logical_size(self.data, &self.sections[target]);
             let nsyms = self.symbols.len();
             let mut v = Vec::with_capacity(rs.len());
             for r in rs.iter() {
