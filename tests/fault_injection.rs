@@ -40,10 +40,10 @@ impl Fault {
     }
 
     fn names(&self, f: &Finding) -> bool {
-        (f.symbol.as_deref() == Some(&self.symbol)
+        f.symbol.as_deref() == Some(&self.symbol)
             || f.target.as_ref().and_then(|t| t.symbol.as_deref()) == Some(&self.symbol)
             || f.message.contains(&format!("{}(", self.symbol))
-            || f.message.contains(&format!("{} ", self.symbol)))
+            || f.message.contains(&format!("{} ", self.symbol))
     }
 }
 
