@@ -203,6 +203,18 @@ impl Decoder for Arm64 {
         (pad == Pad::BtiC).then_some(&[0x1f, 0x20, 0x03, 0xd5])
     }
 
+    fn kcfi_trap(&self, bytes: &[u8]) -> bool {
+        // BRK #imm16 with imm = 0x8000 | type register << 5 | target register
+        // (CFI_BRK_IMM_BASE in arch/arm64/include/asm/brk-imm.h).
+        let Some(w) = bytes
+            .get(..4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        else {
+            return false;
+        };
+        w & 0xffe0_001f == 0xd420_0000 && (w >> 5) & 0xfc00 == 0x8000
+    }
+
     fn kcfi_hash_mov(&self, _bytes: &[u8]) -> Option<u32> {
         None
     }
@@ -242,6 +254,14 @@ mod tests {
         assert_eq!(adr(0x10ffffc0), Some(0x38));
         assert_eq!(adr(0x70000000), Some(0x43));
         assert_eq!(adr(0x90000000), None); // adrp
+        // brk #0x8228 (kCFI, target x8, type w17) vs brk #0x800 (BUG)
+        assert!(Arm64.kcfi_trap(&0xd4304500u32.to_le_bytes()));
+        assert!(!Arm64.kcfi_trap(&0xd4210000u32.to_le_bytes()));
+        // ldur w16, [x8, #-0xc] (clang-19 kCFI check with 4,2 prefix)
+        assert_eq!(
+            Arm64.kcfi_hash_load(&0xb85f4110u32.to_le_bytes()),
+            Some(HashLoad { disp: -12 })
+        );
         // ldur w16, [x1, #-4]
         assert_eq!(
             Arm64.kcfi_hash_load(&0xb85fc030u32.to_le_bytes()),

@@ -165,6 +165,9 @@ pub trait Decoder: Sync {
     /// If the instruction reads a kCFI type hash relative to a call target,
     /// the displacement it reads at.
     fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad>;
+    /// Whether the instruction is the trap a kCFI check jumps over when the
+    /// hashes match (x86 `ud2`; arm64 `brk` in the kCFI immediate range).
+    fn kcfi_trap(&self, bytes: &[u8]) -> bool;
     /// If the instruction loads a 32-bit immediate that could be a kCFI
     /// type hash (x86 `mov $imm32, %eax` of a `__cfi_` preamble), its value.
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32>;

@@ -1,11 +1,16 @@
 //! The checks: each a pure function of the model to findings.
 
 pub mod bti_missing_landing_pad;
+pub mod call_ops_align;
 pub mod fallthrough;
 pub mod gnu_property;
 pub mod ibt_missing_endbr;
+pub mod kcfi_hash_offset;
 pub mod landing;
+pub mod noinstr;
+pub mod patchable_entry;
 pub mod symtab_shndx;
+pub mod uaccess;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -161,6 +166,13 @@ pub fn all() -> Vec<&'static dyn Check> {
         &ibt_missing_endbr::IbtMissingEndbr,
         &bti_missing_landing_pad::BtiMissingLandingPad,
         &gnu_property::GnuProperty,
+        &patchable_entry::PatchableEntry,
+        &kcfi_hash_offset::KcfiHashOffset,
+        &call_ops_align::CallOpsAlign,
+        &uaccess::UaccessCall,
+        &uaccess::UaccessReturn,
+        &uaccess::UaccessRedundant,
+        &noinstr::NoinstrCall,
         &symtab_shndx::SymtabShndx,
     ]
 }
