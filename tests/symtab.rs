@@ -506,7 +506,7 @@ fn fixture_objects(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in v {
         if p.is_dir() {
             fixture_objects(&p, out);
-        } else if p.extension().is_some_and(|e| e == "o") {
+        } else if p.extension().is_some_and(|e| e == "o" || e == "ko") {
             out.push(p);
         }
     }
