@@ -81,12 +81,29 @@ pub struct Model<'a> {
     pub functions: Vec<Function>,
     starts: HashMap<(usize, u64), usize>,
     pub noreturn_names: NameSet,
+    /// Per symbol: named in the noreturn list (undefined symbols and global
+    /// or weak functions only), looked up once instead of at every call.
+    listed_noreturn: Vec<bool>,
     /// Per function: proven never to return (within this object).
     pub noreturn: Vec<bool>,
     /// Address-taken facts, built on first use ([`Model::address_taken`]).
     landing: std::sync::OnceLock<address_taken::AddressTaken>,
     /// `.altinstructions` sites.
     pub alts: Alternatives,
+}
+
+fn listed_noreturn(obj: &Object, names: &NameSet) -> Vec<bool> {
+    obj.symbols
+        .iter()
+        .map(|s| {
+            let candidate = match s.section {
+                crate::elf::SymSection::Undef => s.index != 0,
+                crate::elf::SymSection::Section(_) => s.is_func() && s.is_global(),
+                _ => false,
+            };
+            candidate && names.contains(&s.name)
+        })
+        .collect()
 }
 
 fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
@@ -226,6 +243,7 @@ impl<'a> Model<'a> {
             .enumerate()
             .map(|(i, f)| ((f.section, f.start), i))
             .collect();
+        let noreturn_names = rules.noreturn(obj.machine);
         let mut m = Model {
             obj,
             dec,
@@ -233,7 +251,8 @@ impl<'a> Model<'a> {
             noreturn: vec![false; functions.len()],
             functions,
             starts,
-            noreturn_names: rules.noreturn(obj.machine),
+            listed_noreturn: listed_noreturn(obj, &noreturn_names),
+            noreturn_names,
             landing: std::sync::OnceLock::new(),
             alts,
         };
@@ -282,12 +301,11 @@ impl<'a> Model<'a> {
     /// Whether a call to `dest` never returns.
     pub fn is_noreturn(&self, dest: Dest) -> bool {
         match dest {
-            Dest::External { sym } => self.noreturn_names.contains(&self.obj.symbols[sym].name),
+            Dest::External { sym } => self.listed_noreturn[sym],
             Dest::Local { section, offset } => match self.function_at_start(section, offset) {
                 Some(i) => {
                     let f = &self.functions[i];
-                    self.noreturn[i]
-                        || ((f.global || f.weak) && self.noreturn_names.contains(&f.name))
+                    self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])
                 }
                 None => false,
             },
