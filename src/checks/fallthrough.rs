@@ -38,23 +38,22 @@ impl Check for Fallthrough {
         let size = m.obj.sections[f.section].size;
         let after = ins.end();
         let next = m.next_function(f.section, f.end.min(after).max(f.start + 1));
+        // Bytes between the two functions (alignment, patchable-entry NOPs, a
+        // `__cfi_`/`__pfx_` preamble) do not stop execution reaching the next
+        // function, so the message is objtool's either way; a note says how far.
+        let mut notes = Vec::new();
         let message = match next {
             Some(n) if after < size => {
                 let g = &m.functions[n];
-                if g.start == after
-                    || m.functions.iter().any(|p| {
-                        p.prefix && p.section == g.section && p.start == after && p.end <= g.start
-                    })
-                {
-                    format!("{}() falls through to next function {}()", f.name, g.name)
-                } else {
-                    format!(
-                        "{}() runs off its end into {} bytes of padding before {}()",
+                if g.start > after {
+                    notes.push(format!(
+                        "{} bytes outside any function (padding, patchable-entry NOPs or a preamble) lie between the end of {}() and {}()",
+                        g.start - after,
                         f.name,
-                        g.start.saturating_sub(after),
                         g.name
-                    )
+                    ));
                 }
+                format!("{}() falls through to next function {}()", f.name, g.name)
             }
             _ if after >= size => format!(
                 "{}() falls through past the end of section {}",
@@ -62,11 +61,14 @@ impl Check for Fallthrough {
                 m.obj.section_name(f.section)
             ),
             _ => format!(
-                "{}() runs off its end at {:#x} into code outside any function",
-                f.name, after
+                "{}() runs off its end into code outside any function at {}+{:#x}",
+                f.name,
+                m.obj.section_name(f.section),
+                after
             ),
         };
         let mut fd = cx.finding(self.id(), f.section, ins.offset, message);
+        fd.notes = notes;
         if let Some(n) = next.filter(|_| after < size) {
             let g = &m.functions[n];
             fd.target = Some(cx.target(g.section, g.start));

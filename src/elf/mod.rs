@@ -199,6 +199,9 @@ fn read_cstr(bytes: &[u8], table: &Section, data: &[u8], idx: u64) -> String {
 
 impl<'a> Object<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Object<'a>, ElfError> {
+        if data.is_empty() {
+            return err("empty file");
+        }
         if data.len() < 4 || &data[..4] != b"\x7fELF" {
             return err("not an ELF file");
         }
@@ -414,6 +417,22 @@ impl<'a> Object<'a> {
                 x => SymSection::Invalid(u32::from(x)),
             };
             let name = read_cstr(self.data, &strtab, self.data, sym.st_name as u64);
+            if let SymSection::Section(sec) = section {
+                let size = self.sections[sec].size;
+                let st_type = sym.st_type();
+                // Symbols may sit at the very end (end labels); sized code
+                // and data symbols must lie wholly inside.
+                let end = match st_type {
+                    STT_FUNC | STT_OBJECT => sym.st_value.checked_add(sym.st_size),
+                    _ => Some(sym.st_value),
+                };
+                if st_type != STT_SECTION && end.is_none_or(|e| e > size) {
+                    return err(format!(
+                        "symbol {i} ({name}) at {:#x} size {:#x} lies outside its section {} ({:#x} bytes)",
+                        sym.st_value, sym.st_size, self.sections[sec].name, size
+                    ));
+                }
+            }
             symbols.push(Symbol {
                 index: i,
                 name,
@@ -469,7 +488,7 @@ impl<'a> Object<'a> {
             let nsyms = self.symbols.len();
             let mut v = Vec::with_capacity(rs.len());
             for r in rs.iter() {
-                if r.r_offset >= tsize && tsize > 0 || (tsize == 0 && r.r_offset > 0) {
+                if r.r_offset >= tsize {
                     return err(format!(
                         "relocation in {name} at {:#x} is outside {} ({:#x} bytes)",
                         r.r_offset, self.sections[target].name, tsize

@@ -74,6 +74,9 @@ pub struct Model<'a> {
     /// Sorted by (section, start).
     pub functions: Vec<Function>,
     starts: HashMap<(usize, u64), usize>,
+    /// Per function: the largest `end` of it and the functions before it in
+    /// its section, so a lookup can step back over nested symbols.
+    reach: Vec<u64>,
     pub noreturn_names: NameSet,
     /// Per function: proven never to return (within this object).
     pub noreturn: Vec<bool>,
@@ -105,10 +108,11 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
         };
         match by_start.get_mut(&(sec, s.value)) {
             // Aliases: keep the strongest name, the largest extent.
+            // A preamble name never hides the function it shares a start with.
             Some(g) => {
-                let rank = |f: &Function| (f.global as u8) * 2 + (!f.weak as u8);
+                let rank = |f: &Function| (!f.prefix, f.global, !f.weak);
                 let end = g.end.max(f.end);
-                if rank(&f) > rank(g) || (g.prefix && !f.prefix) {
+                if rank(&f) > rank(g) {
                     *g = f;
                 }
                 g.end = end;
@@ -205,10 +209,19 @@ impl<'a> Model<'a> {
             .enumerate()
             .map(|(i, f)| ((f.section, f.start), i))
             .collect();
+        let mut reach = Vec::with_capacity(functions.len());
+        for (i, f) in functions.iter().enumerate() {
+            let before = match i.checked_sub(1).map(|p| &functions[p]) {
+                Some(p) if p.section == f.section => reach[i - 1],
+                _ => 0,
+            };
+            reach.push(f.end.max(before));
+        }
         let mut m = Model {
             obj,
             dec,
             code,
+            reach,
             noreturn: vec![false; functions.len()],
             functions,
             starts,
@@ -235,13 +248,24 @@ impl<'a> Model<'a> {
         self.starts.get(&(section, offset)).copied()
     }
 
-    /// The function containing a place.
+    /// The function containing a place: the one starting last at or before
+    /// it whose range covers it (a symbol nested in a larger function does
+    /// not hide the outer one past its own end).
     pub fn function_containing(&self, section: usize, offset: u64) -> Option<usize> {
-        let i = self
+        let mut i = self
             .functions
             .partition_point(|f| (f.section, f.start) <= (section, offset));
-        let f = self.functions.get(i.checked_sub(1)?)?;
-        (f.section == section && offset < f.end.max(f.start + 1)).then_some(i - 1)
+        while i > 0 {
+            i -= 1;
+            let f = &self.functions[i];
+            if f.section != section || self.reach[i] <= offset && f.start != offset {
+                return None;
+            }
+            if offset < f.end || f.start == offset {
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// The first non-prefix function that starts at or after a place, in the same section.
