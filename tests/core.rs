@@ -160,7 +160,21 @@ fn fixtures_cover_the_cases() {
         assert!(n.contains("nosize_last() falls through past the end of section .text"));
         assert!(!n.contains("nosize_ok"));
     }
-    assert_eq!(read("arm64/literal-pool.expected"), "");
+    // Data in code is skipped, but running into it is reported.
+    assert_eq!(
+        read("arm64/literal-pool.expected"),
+        "arm64/literal-pool.o: into_pool+0x4: error: into_pool() runs into data at into_pool+0x8 [fallthrough]\n"
+    );
+    // Regressions: a finding past a nested symbol belongs to the enclosing
+    // function; a preamble-named alias does not exempt a function.
+    assert_eq!(
+        read("x86/nested.expected"),
+        "x86/nested.o: inner+0x0: error: inner() runs off its end into the middle of outer() at outer+0x9 [fallthrough]\n\
+         x86/nested.o: outer+0x9: error: outer() falls through to next function after() [fallthrough]\n"
+    );
+    let a = read("x86/aliases.expected");
+    assert!(a.contains("local_fn+0x0: error: local_fn() falls through to next function strong_name()"), "{a}");
+    assert!(a.contains("strong_name+0x0: error: strong_name() falls through to next function next()"), "{a}");
 }
 
 #[test]

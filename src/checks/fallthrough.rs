@@ -6,7 +6,7 @@
 //! of the function lets execution continue into whatever follows.
 
 use super::{Check, Ctx, Finding};
-use crate::model::Function;
+use crate::model::{Dest, Function};
 
 pub struct Fallthrough;
 
@@ -30,11 +30,33 @@ impl Check for Fallthrough {
             .enumerate()
             .filter(|&(_, &s)| s)
             .map(|(k, _)| range.start + k)
-            .find(|&i| m.flow(f, code, i).off_end)
+            .find(|&i| {
+                let fl = m.flow(f, code, i);
+                fl.off_end || fl.into_data
+            })
         else {
             return;
         };
         let ins = &code.insns[k];
+        if m.flow(f, code, k).into_data {
+            let at = ins.end();
+            let mut fd = cx.finding(
+                self.id(),
+                f.section,
+                ins.offset,
+                format!(
+                    "{}() runs into data at {}+{:#x}",
+                    f.name,
+                    f.name,
+                    at - f.start
+                ),
+            );
+            fd.notes.push(
+                "the bytes after this instruction are marked as data (a `$d` mapping symbol, e.g. a literal pool), not code".to_string(),
+            );
+            out.push(fd);
+            return;
+        }
         let size = m.obj.sections[f.section].size;
         let after = ins.end();
         let next = m.next_function(f.section, f.end.min(after).max(f.start + 1));
@@ -42,7 +64,18 @@ impl Check for Fallthrough {
         // `__cfi_`/`__pfx_` preamble) do not stop execution reaching the next
         // function, so the message is objtool's either way; a note says how far.
         let mut notes = Vec::new();
+        // Past the end of a nested function symbol, into the rest of the
+        // function around it.
+        let enclosing = m
+            .function_containing(f.section, after)
+            .filter(|&h| m.functions[h].start < after && m.functions[h].start != f.start);
         let message = match next {
+            _ if enclosing.is_some() => format!(
+                "{}() runs off its end into the middle of {}() at {}",
+                f.name,
+                m.functions[enclosing.unwrap()].name,
+                m.place_name(f.section, after)
+            ),
             Some(n) if after < size => {
                 let g = &m.functions[n];
                 if g.start > after {
@@ -69,15 +102,31 @@ impl Check for Fallthrough {
         };
         let mut fd = cx.finding(self.id(), f.section, ins.offset, message);
         fd.notes = notes;
-        if let Some(n) = next.filter(|_| after < size) {
+        if enclosing.is_some() {
+            fd.target = Some(cx.target(f.section, after));
+        } else if let Some(n) = next.filter(|_| after < size) {
             let g = &m.functions[n];
             fd.target = Some(cx.target(g.section, g.start));
         }
         if ins.kind == crate::arch::Kind::Call {
-            fd.notes.push(format!(
-                "the last instruction calls {}, which is not known to be noreturn; if it never returns, add it to rules/noreturn.toml or the config's `noreturn` list",
-                m.dest_name(code.dests[k])
-            ));
+            let dest = code.dests[k];
+            let weak = match dest {
+                Dest::Local { section, offset } => m
+                    .function_at_start(section, offset)
+                    .is_some_and(|i| m.functions[i].weak),
+                _ => false,
+            };
+            fd.notes.push(if weak {
+                format!(
+                    "the last instruction calls {}, which is weak: another definition may replace it and return, so it never counts as noreturn",
+                    m.dest_name(dest)
+                )
+            } else {
+                format!(
+                    "the last instruction calls {}, which is not known to be noreturn; if it never returns, add it to rules/noreturn.toml or the config's `noreturn` list",
+                    m.dest_name(dest)
+                )
+            });
         }
         out.push(fd);
     }

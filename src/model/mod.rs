@@ -65,6 +65,9 @@ pub struct Flow {
     pub leaves: Option<Dest>,
     /// Execution continues past the function's end.
     pub off_end: bool,
+    /// Execution continues into bytes of the function that are not decoded
+    /// code (arm64 `$d` data such as a literal pool).
+    pub into_data: bool,
 }
 
 pub struct Model<'a> {
@@ -322,6 +325,8 @@ impl<'a> Model<'a> {
                 flow.off_end = true;
             } else if code.insns.get(i + 1).is_some_and(|n| n.offset == ins.end()) {
                 flow.next = Some(i + 1);
+            } else {
+                flow.into_data = true;
             }
         }
         flow
@@ -367,11 +372,12 @@ impl<'a> Model<'a> {
             }
             let i = range.start + k;
             let ins = &code.insns[i];
-            if matches!(ins.kind, Kind::Return | Kind::IndirectJump) {
+            // Undecodable bytes say nothing about returning: assume it may.
+            if matches!(ins.kind, Kind::Return | Kind::IndirectJump | Kind::Invalid) {
                 return true;
             }
             let fl = self.flow(f, code, i);
-            if fl.off_end {
+            if fl.off_end || fl.into_data {
                 return true;
             }
             if fl.leaves.is_some_and(|d| !self.is_noreturn(d)) {

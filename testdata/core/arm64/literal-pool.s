@@ -27,3 +27,18 @@ after:
 next:
 	ret
 	.size	next, .-next
+
+// Reported: the path runs from code into the pool, which would execute data.
+	.globl	into_pool
+	.type	into_pool, %function
+into_pool:
+	ldr	w0, 1f
+	add	w0, w0, #1		// no ret: runs into the word below
+1:	.word	0x12345678
+	.size	into_pool, .-into_pool
+
+	.globl	last
+	.type	last, %function
+last:
+	ret
+	.size	last, .-last
