@@ -321,7 +321,7 @@ fn good_files_are_still_checked_in_a_run_with_bad_ones() {
         assert_eq!(n, 1, "{name}:\n{err}");
     }
     assert!(
-        err.contains(&format!("2 objects, ")) && err.contains(&format!("{} unreadable", bad.len())),
+        err.contains("2 objects, ") && err.contains(&format!("{} unreadable", bad.len())),
         "{err}"
     );
 }

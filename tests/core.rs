@@ -173,8 +173,14 @@ fn fixtures_cover_the_cases() {
          x86/nested.o: outer+0x9: error: outer() falls through to next function after() [fallthrough]\n"
     );
     let a = read("x86/aliases.expected");
-    assert!(a.contains("local_fn+0x0: error: local_fn() falls through to next function strong_name()"), "{a}");
-    assert!(a.contains("strong_name+0x0: error: strong_name() falls through to next function next()"), "{a}");
+    assert!(
+        a.contains("local_fn+0x0: error: local_fn() falls through to next function strong_name()"),
+        "{a}"
+    );
+    assert!(
+        a.contains("strong_name+0x0: error: strong_name() falls through to next function next()"),
+        "{a}"
+    );
 }
 
 #[test]
