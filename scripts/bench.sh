@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# End-to-end speed and memory: objlint (all rules) against objtool 6.12 (kbuild's
+# module arguments + --dry-run) on the same x86-64 modules, same parallelism.
+# Alternating rounds; prints each round and the median ratio; peak RSS of both
+# from /usr/bin/time -v; objlint with 1 vs N threads; the decode-only baseline.
+#
+# Usage: scripts/bench.sh [ROUNDS] [JOBS]      (defaults 3, nproc)
+# Needs the corpus (../shared/corpus/fetch-corpus.sh) and scripts/corpus.py run
+# once (it prepares objtool's inputs in $OBJCORPUS/objtool-input).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-3}
+JOBS=${2:-$(nproc)}
+C=${OBJCORPUS:-$HOME/.cache/objcorpus}
+IN=$C/objtool-input
+[ -d "$IN" ] || { echo "run scripts/corpus.py first (prepares $IN)" >&2; exit 2; }
+cargo build --release --quiet --bin objlint --example decode_all
+OBJLINT=target/release/objlint
+DECODE=target/release/examples/decode_all
+ARGS=$(cat "$C/objtool-args-x86_64-module.txt")
+LIST=$(mktemp); trap 'rm -f "$LIST"' EXIT
+(cd "$IN" && find . -name '*.ko' | sort) >"$LIST"
+echo "machine: $(nproc) cores, $(awk '/MemTotal/{print int($2/1024/1024)" GiB"}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "inputs: $(wc -l <"$LIST") modules in $IN"
+
+measure() { # label cmd... -> prints "label wall_s maxrss_kb"
+  local label=$1; shift
+  local t; t=$(mktemp)
+  /usr/bin/time -v "$@" >/dev/null 2>"$t" || true
+  local wall rss
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$t")
+  rss=$(awk -F': ' '/Maximum resident set size/{print $2}' "$t")
+  rm -f "$t"
+  echo "$label $wall $rss"
+}
+objtool_all() { (cd "$IN" && tr '\n' '\0' <"$LIST" | xargs -0 -P"$JOBS" -n1 "$C/bin/objtool" $ARGS --dry-run 2>/dev/null); }
+export -f objtool_all; export IN LIST JOBS C ARGS
+
+results=$(mktemp)
+for r in $(seq 1 "$ROUNDS"); do
+  measure objlint "$OBJLINT" check -q --format json -j "$JOBS" "$IN" | tee -a "$results"
+  measure objtool bash -c objtool_all | tee -a "$results"
+done
+measure objlint-j1 "$OBJLINT" check -q --format json -j 1 "$IN" | tee -a "$results"
+measure decode-only "$DECODE" "$IN" | tee -a "$results"
+python3 - "$results" <<'PY'
+import sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+t = {}
+for label, wall, rss in rows:
+    t.setdefault(label, []).append((float(wall), int(rss)))
+med = {k: st.median(w for w, _ in v) for k, v in t.items()}
+rss = {k: max(r for _, r in v) for k, v in t.items()}
+print()
+print(f"median wall: objlint {med['objlint']:.2f}s, objtool {med['objtool']:.2f}s -> objlint is {med['objtool']/med['objlint']:.1f}x faster")
+print(f"peak RSS: objlint {rss['objlint']/1024:.0f} MiB, objtool (largest single process) {rss['objtool']/1024:.0f} MiB")
+import os; print(f"objlint -j1 {med['objlint-j1']:.2f}s vs -j{os.environ['JOBS']}: speedup {med['objlint-j1']/med['objlint']:.2f}x")
+print(f"decode-only {med['decode-only']:.2f}s; full check / decode-only = {med['objlint']/med['decode-only']:.2f}")
+PY
+rm -f "$results"
