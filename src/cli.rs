@@ -7,7 +7,7 @@ use crate::engine;
 use crate::input;
 use crate::report::{self, Format};
 use crate::rules::{Rules, Severity};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -35,6 +35,19 @@ pub enum Cmd {
     Stats(StatsArgs),
     /// Language server on stdio.
     Lsp(LspArgs),
+    /// Check the objects built from staged (or named) sources, found through
+    /// compile_commands.json: the pre-commit hook.
+    Precommit(PrecommitArgs),
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of objlint or of one subcommand.
+    Man {
+        /// Subcommand (e.g. `check` for objlint-check(1)).
+        subcommand: Option<String>,
+    },
     /// List the rules, or explain one.
     Rules {
         /// Show the full documentation of this rule.
@@ -80,12 +93,26 @@ pub struct SealArgs {
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
+    /// Output format: human (table), short (one line per object), json (JSON Lines).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// The inputs are linked wholes (vmlinux.o, final modules): global
+    /// functions not referenced anywhere (exports count) are unneeded too.
     #[arg(long)]
     pub link: bool,
+    /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Only the totals per architecture.
+    #[arg(long)]
+    pub summary: bool,
+    /// List every unneeded pad (`file: function: kind`) instead of the counts.
+    #[arg(long, conflicts_with = "summary")]
+    pub list: bool,
+    /// Folder of rule files replacing the built-in ones.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Objects or folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
 }
@@ -95,6 +122,22 @@ pub struct LspArgs {
     /// Build folder holding compile_commands.json (default: workspace root, then build/).
     #[arg(long)]
     pub build_dir: Option<PathBuf>,
+    /// Config file (default: objlint.toml in the workspace root or above).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct PrecommitArgs {
+    /// Build folder holding compile_commands.json (default: the repository
+    /// root, then build/).
+    #[arg(long)]
+    pub build_dir: Option<PathBuf>,
+    /// Sources to map to objects (default: those staged in git).
+    pub sources: Vec<PathBuf>,
+    /// Options for `objlint check`, after `--`.
+    #[arg(last = true)]
+    pub check: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -174,6 +217,14 @@ pub fn main() -> i32 {
         Cmd::Seal(a) => crate::seal::run(&a),
         Cmd::Stats(a) => crate::stats::run(&a),
         Cmd::Lsp(a) => crate::lsp::run(&a),
+        Cmd::Precommit(a) => crate::precommit::run(&a),
+        Cmd::Completions { shell } => {
+            // Into a buffer: clap_complete panics on a write error (a closed pipe).
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "objlint", &mut buf);
+            i32::from(std::io::stdout().write_all(&buf).is_err()) * 2
+        }
+        Cmd::Man { subcommand } => run_man(subcommand.as_deref()),
         Cmd::Rules { explain } => run_rules(explain),
     }
 }
@@ -232,7 +283,31 @@ pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
     Ok((opts, rules))
 }
 
-fn run_check(a: CheckArgs) -> i32 {
+/// The man page of objlint, or of `objlint SUBCOMMAND` as objlint-SUBCOMMAND(1).
+fn run_man(sub: Option<&str>) -> i32 {
+    let top = Cli::command();
+    let cmd = match sub {
+        None => top,
+        Some(s) => match top.find_subcommand(s) {
+            Some(c) => {
+                // clap names are 'static; this runs once per process.
+                let name: &'static str = format!("objlint-{s}").leak();
+                c.clone()
+                    .name(name)
+                    .bin_name(name)
+                    .version(env!("CARGO_PKG_VERSION"))
+            }
+            None => return usage_error(&format!("no subcommand {s:?}")),
+        },
+    };
+    let mut out = std::io::stdout().lock();
+    match clap_mangen::Man::new(cmd).render(&mut out) {
+        Ok(()) => 0,
+        Err(e) => usage_error(&e.to_string()),
+    }
+}
+
+pub(crate) fn run_check(a: CheckArgs) -> i32 {
     let t0 = Instant::now();
     let (opts, rules) = match setup(&a) {
         Ok(x) => x,
@@ -247,7 +322,16 @@ fn run_check(a: CheckArgs) -> i32 {
             .build_global();
     }
     let (inputs, walk_errors) = input::expand(&a.paths);
-    let reports = engine::check_inputs(&inputs, &rules, &opts);
+    let progress = if !a.quiet && inputs.len() > 1 && std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(inputs.len() as u64).with_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects {elapsed}")
+                .expect("progress template"),
+        )
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let reports = engine::check_inputs_with(&inputs, &rules, &opts, &|| progress.inc(1));
+    progress.finish_and_clear();
     let tty = std::io::stdout().is_terminal();
     let format = a
         .format

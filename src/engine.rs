@@ -125,8 +125,22 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
 
 /// Check all inputs, in parallel; reports come back in input order.
 pub fn check_inputs(inputs: &[Input], rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
+    check_inputs_with(inputs, rules, opts, &|| {})
+}
+
+/// `check_inputs`, calling `done` after each input (a progress bar).
+pub fn check_inputs_with(
+    inputs: &[Input],
+    rules: &Rules,
+    opts: &Options,
+    done: &(dyn Fn() + Sync),
+) -> Vec<ObjectReport> {
     inputs
         .par_iter()
-        .flat_map_iter(|i| check_input(i, rules, opts))
+        .flat_map_iter(|i| {
+            let r = check_input(i, rules, opts);
+            done();
+            r
+        })
         .collect()
 }

@@ -7,12 +7,14 @@
 pub mod arch;
 pub mod checks;
 pub mod cli;
+pub mod compdb;
 pub mod config;
 pub mod elf;
 pub mod engine;
 pub mod input;
 pub mod lsp;
 pub mod model;
+pub mod precommit;
 pub mod report;
 pub mod rules;
 pub mod seal;

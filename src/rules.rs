@@ -9,6 +9,8 @@ use std::path::Path;
 const NORETURN: &str = include_str!("../rules/noreturn.toml");
 const PREFIX: &str = include_str!("../rules/prefix_symbols.toml");
 const RULES: &str = include_str!("../rules/rules.toml");
+const LANDING_PADS: &str = include_str!("../rules/landing_pads.toml");
+const PATCHABLE: &str = include_str!("../rules/patchable.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -76,6 +78,15 @@ struct PrefixFile {
     prefix: Vec<Prefix>,
 }
 
+/// `rules/patchable.toml`: where patch sites, mcount sites and kCFI
+/// preambles are found.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PatchableRules {
+    pub entry_sections: Vec<String>,
+    pub mcount_sections: Vec<String>,
+    pub hash_preamble: String,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -112,6 +123,103 @@ struct RulesFile {
     rule: Vec<RuleDoc>,
 }
 
+/// How a [`NamePattern`] matches a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchKind {
+    Exact,
+    Prefix,
+    Contains,
+}
+
+/// A section or symbol name pattern with the reason it is listed.
+#[derive(Debug, Clone, Deserialize)]
+pub struct NamePattern {
+    pub name: String,
+    #[serde(rename = "match")]
+    pub kind: MatchKind,
+    #[serde(default)]
+    pub reason: String,
+}
+
+impl NamePattern {
+    pub fn matches(&self, name: &str) -> bool {
+        match self.kind {
+            MatchKind::Exact => name == self.name,
+            MatchKind::Prefix => name.starts_with(self.name.as_str()),
+            MatchKind::Contains => name.contains(self.name.as_str()),
+        }
+    }
+
+    /// A config-file section name: `NAME*` is a prefix, anything else exact.
+    pub fn from_config(name: &str) -> NamePattern {
+        let (name, kind) = match name.strip_suffix('*') {
+            Some(p) => (p, MatchKind::Prefix),
+            None => (name, MatchKind::Exact),
+        };
+        NamePattern {
+            name: name.to_string(),
+            kind,
+            reason: "listed in the config file's exempt_sections".to_string(),
+        }
+    }
+}
+
+/// How an annotation section lists its places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnnotationLayout {
+    /// Every relocation names one place.
+    List,
+    /// 8-byte entries `.long place - .; .long type`.
+    Typed,
+}
+
+/// An annotation section naming instructions that need no landing pad.
+#[derive(Debug, Clone, Deserialize)]
+pub struct NoendbrAnnotation {
+    pub section: String,
+    pub layout: AnnotationLayout,
+    #[serde(default, rename = "type")]
+    pub kind: u32,
+}
+
+/// `rules/landing_pads.toml`: which references to code need a landing pad.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct LandingPadRules {
+    #[serde(default)]
+    pub exempt_section: Vec<NamePattern>,
+    #[serde(default)]
+    pub never_exempt_section: Vec<NamePattern>,
+    #[serde(default)]
+    pub no_pad_target: Vec<NamePattern>,
+    #[serde(default)]
+    pub noendbr_annotation: Vec<NoendbrAnnotation>,
+    #[serde(default)]
+    pub export_section: Vec<NamePattern>,
+    #[serde(default)]
+    pub kernel_section: Vec<NamePattern>,
+}
+
+impl LandingPadRules {
+    /// The exemption a relocation from section `name` has, if any.
+    pub fn exempt_section(&self, name: &str) -> Option<&NamePattern> {
+        if self.never_exempt_section.iter().any(|p| p.matches(name)) {
+            return None;
+        }
+        self.exempt_section.iter().find(|p| p.matches(name))
+    }
+    pub fn no_pad_target(&self, symbol: &str) -> Option<&NamePattern> {
+        self.no_pad_target.iter().find(|p| p.matches(symbol))
+    }
+    pub fn is_export_section(&self, name: &str) -> bool {
+        self.export_section.iter().any(|p| p.matches(name))
+    }
+    pub fn is_kernel_section(&self, name: &str) -> bool {
+        self.kernel_section.iter().any(|p| p.matches(name))
+    }
+}
+
 /// Everything from `rules/`, parsed once.
 #[derive(Debug)]
 pub struct Rules {
@@ -122,6 +230,9 @@ pub struct Rules {
     pub extra_exempt_sections: Vec<String>,
     pub prefixes: Vec<Prefix>,
     pub docs: Vec<RuleDoc>,
+    /// Landing-pad policy, with the config's `exempt_sections` appended.
+    pub landing_pads: LandingPadRules,
+    pub patchable: PatchableRules,
 }
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -148,6 +259,8 @@ impl Rules {
             extra_exempt_sections: Vec::new(),
             prefixes: prefixes.prefix,
             docs: docs.rule,
+            landing_pads: load(dir, "landing_pads.toml", LANDING_PADS)?,
+            patchable: load(dir, "patchable.toml", PATCHABLE)?,
         })
     }
 
@@ -173,6 +286,9 @@ impl Rules {
 
     pub fn extend_exempt_sections(&mut self, names: &[String]) {
         self.extra_exempt_sections.extend(names.iter().cloned());
+        self.landing_pads
+            .exempt_section
+            .extend(names.iter().map(|n| NamePattern::from_config(n)));
     }
 
     /// Whether a symbol names a preamble (`__cfi_`, `__pfx_`) rather than a function.
@@ -201,5 +317,22 @@ mod tests {
         assert!(x.contains("_RNvNtCs1_4core9panicking5panic"));
         assert!(r.is_prefix_symbol("__cfi_foo"));
         assert!(r.doc("fallthrough").is_some());
+        let lp = &r.landing_pads;
+        assert!(lp.exempt_section("__ex_table").is_some());
+        assert!(lp.exempt_section(".discard.reachable").is_some());
+        assert!(lp.exempt_section(".discard.ibt_endbr_noseal").is_none());
+        assert!(lp.exempt_section(".rodata").is_none());
+        assert!(lp.exempt_section("__patchable_function_entries").is_some());
+        assert!(lp.no_pad_target("__SCT__tp_func_foo").is_some());
+        assert!(lp.is_export_section("__ksymtab_gpl"));
+    }
+
+    #[test]
+    fn config_exempt_sections_are_honoured() {
+        let mut r = Rules::builtin();
+        r.extend_exempt_sections(&[".my_table".into(), ".sites.*".into()]);
+        assert!(r.landing_pads.exempt_section(".my_table").is_some());
+        assert!(r.landing_pads.exempt_section(".my_table2").is_none());
+        assert!(r.landing_pads.exempt_section(".sites.a").is_some());
     }
 }

@@ -2,13 +2,20 @@
 //! yaxpeax-arm (which prints BTI as `hint #0x22` and `msr pan` as a raw
 //! PSTATE field, so the names that matter here are decoded from the bits).
 
-use super::{Decoder, HashLoad, Insn, Kind, Pad};
+use super::{Decoder, HashLoad, Insn, Kind, Pad, RelocUse};
 use crate::elf::Machine;
 use yaxpeax_arch::{Decoder as _, U8Reader};
 use yaxpeax_arm::armv8::a64::InstDecoder;
 
 pub struct Arm64;
 
+const R_AARCH64_ABS64: u32 = 257;
+const R_AARCH64_ABS32: u32 = 258;
+const R_AARCH64_PREL64: u32 = 260;
+const R_AARCH64_PREL32: u32 = 261;
+const R_AARCH64_ADR_PREL_LO21: u32 = 274;
+const R_AARCH64_ADD_ABS_LO12_NC: u32 = 277;
+const R_AARCH64_LD64_GOT_LO12_NC: u32 = 312;
 const R_AARCH64_TSTBR14: u32 = 279;
 const R_AARCH64_CONDBR19: u32 = 280;
 const R_AARCH64_JUMP26: u32 = 282;
@@ -148,6 +155,34 @@ impl Decoder for Arm64 {
         .then_some(0)
     }
 
+    fn reloc_use(&self, insn: Option<&Insn>, reloc_offset: u64, r_type: u32) -> RelocUse {
+        if let Some(bias) = insn.and_then(|i| self.branch_reloc_bias(i, reloc_offset, r_type)) {
+            return RelocUse::Branch(bias);
+        }
+        match r_type {
+            // `adrp` alone names a page; the `add :lo12:` completes the
+            // address (`adrp`+`ldr :lo12:` loads from it instead).
+            R_AARCH64_ABS64
+            | R_AARCH64_ABS32
+            | R_AARCH64_PREL64
+            | R_AARCH64_PREL32
+            | R_AARCH64_ADR_PREL_LO21
+            | R_AARCH64_ADD_ABS_LO12_NC
+            | R_AARCH64_LD64_GOT_LO12_NC => RelocUse::Address(0),
+            _ => RelocUse::Partial,
+        }
+    }
+
+    fn pc_relative_address(&self, bytes: &[u8], insn: &Insn) -> Option<u64> {
+        // ADR Xd, label: op=0, immlo (30:29), immhi (23:5).
+        let w = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+        if w & 0x9f00_0000 != 0x1000_0000 {
+            return None;
+        }
+        let imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
+        Some(insn.offset.wrapping_add(sext(imm, 21) as u64))
+    }
+
     fn min_insn_len(&self) -> u64 {
         4
     }
@@ -160,6 +195,18 @@ impl Decoder for Arm64 {
         }
         let imm = sext((w >> 12) & 0x1ff, 9);
         (imm < 0).then_some(HashLoad { disp: imm })
+    }
+
+    fn kcfi_trap(&self, bytes: &[u8]) -> bool {
+        // BRK #imm16 with imm = 0x8000 | type register << 5 | target register
+        // (CFI_BRK_IMM_BASE in arch/arm64/include/asm/brk-imm.h).
+        let Some(w) = bytes
+            .get(..4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        else {
+            return false;
+        };
+        w & 0xffe0_001f == 0xd420_0000 && (w >> 5) & 0xfc00 == 0x8000
     }
 
     fn kcfi_hash_mov(&self, _bytes: &[u8]) -> Option<u32> {
@@ -188,6 +235,27 @@ mod tests {
         assert_eq!(classify(0x94000000), (Kind::Call, Some(0)));
         assert_eq!(classify(0x17ffffff), (Kind::Jump, Some(-4)));
         assert_eq!(classify(0x54000040), (Kind::CondJump, Some(8)));
+        // adr x0, #-8 and adr x0, #+12
+        let adr = |w: u32| {
+            let i = Insn {
+                offset: 0x40,
+                len: 4,
+                kind: Kind::Other,
+                imm_target: None,
+            };
+            Arm64.pc_relative_address(&w.to_le_bytes(), &i)
+        };
+        assert_eq!(adr(0x10ffffc0), Some(0x38));
+        assert_eq!(adr(0x70000000), Some(0x43));
+        assert_eq!(adr(0x90000000), None); // adrp
+        // brk #0x8228 (kCFI, target x8, type w17) vs brk #0x800 (BUG)
+        assert!(Arm64.kcfi_trap(&0xd4304500u32.to_le_bytes()));
+        assert!(!Arm64.kcfi_trap(&0xd4210000u32.to_le_bytes()));
+        // ldur w16, [x8, #-0xc] (clang-19 kCFI check with 4,2 prefix)
+        assert_eq!(
+            Arm64.kcfi_hash_load(&0xb85f4110u32.to_le_bytes()),
+            Some(HashLoad { disp: -12 })
+        );
         // ldur w16, [x1, #-4]
         assert_eq!(
             Arm64.kcfi_hash_load(&0xb85fc030u32.to_le_bytes()),

@@ -42,6 +42,28 @@ impl Pad {
     pub fn accepts_jump(self) -> bool {
         matches!(self, Pad::Endbr64 | Pad::BtiJ | Pad::BtiJc)
     }
+    /// A landing pad of some kind (a bare `BTI` is none).
+    pub fn is_landing_pad(self) -> bool {
+        self != Pad::Bti
+    }
+    /// Can be overwritten with a NOP when nothing branches to it indirectly:
+    /// PACIASP/PACIBSP also sign the return address and must stay.
+    pub fn sealable(self) -> bool {
+        matches!(self, Pad::Endbr64 | Pad::BtiC | Pad::BtiJ | Pad::BtiJc)
+    }
+}
+
+/// How a relocation uses the address it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelocUse {
+    /// The operand of a direct branch; the target is `S + A + bias`.
+    Branch(i64),
+    /// The full address `S + A + bias` is materialised (a pointer in data,
+    /// `lea`, `mov $sym`, `adr`, `adrp`+`add`): an indirect branch may land there.
+    Address(i64),
+    /// Not a code pointer by itself: a page (`adrp`), a load offset, a memory
+    /// operand of an indirect branch, a size.
+    Partial,
 }
 
 /// What an instruction does to control flow and to the state the checks track.
@@ -124,11 +146,28 @@ pub trait Decoder: Sync {
     /// instruction `insn`: the value to add to `symbol + addend` to get the
     /// branch target. `None` if this relocation is not the branch operand.
     fn branch_reloc_bias(&self, insn: &Insn, reloc_offset: u64, r_type: u32) -> Option<i64>;
+    /// How a relocation of type `r_type` at `reloc_offset` uses its target:
+    /// inside instruction `insn`, or in data when `insn` is `None`.
+    fn reloc_use(&self, insn: Option<&Insn>, reloc_offset: u64, r_type: u32) -> RelocUse;
+    /// For an instruction that computes a PC-relative address with no
+    /// relocation (x86 `lea disp(%rip)`, arm64 `adr`: the assembler resolved a
+    /// label in the same section), the section offset it computes.
+    fn pc_relative_address(&self, _bytes: &[u8], _insn: &Insn) -> Option<u64> {
+        None
+    }
+    /// Whether the instruction at the start of `bytes` is an indirect jump
+    /// exempt from branch tracking (x86 `notrack jmp`, used for jump tables).
+    fn untracked_jump(&self, _bytes: &[u8]) -> bool {
+        false
+    }
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;
     /// If the instruction reads a kCFI type hash relative to a call target,
     /// the displacement it reads at.
     fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad>;
+    /// Whether the instruction is the trap a kCFI check jumps over when the
+    /// hashes match (x86 `ud2`; arm64 `brk` in the kCFI immediate range).
+    fn kcfi_trap(&self, bytes: &[u8]) -> bool;
     /// If the instruction loads a 32-bit immediate that could be a kCFI
     /// type hash (x86 `mov $imm32, %eax` of a `__cfi_` preamble), its value.
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32>;

@@ -1,6 +1,6 @@
 //! x86-64 through iced-x86.
 
-use super::{Decoder, HashLoad, Insn, Kind, Pad};
+use super::{Decoder, HashLoad, Insn, Kind, Pad, RelocUse};
 use crate::elf::Machine;
 use iced_x86::{
     Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter, Instruction,
@@ -9,8 +9,15 @@ use iced_x86::{
 
 pub struct X86;
 
+const R_X86_64_64: u32 = 1;
 const R_X86_64_PC32: u32 = 2;
 const R_X86_64_PLT32: u32 = 4;
+const R_X86_64_GOTPCREL: u32 = 9;
+const R_X86_64_32: u32 = 10;
+const R_X86_64_32S: u32 = 11;
+const R_X86_64_PC64: u32 = 24;
+const R_X86_64_GOTPCRELX: u32 = 41;
+const R_X86_64_REX_GOTPCRELX: u32 = 42;
 
 fn classify(i: &Instruction) -> Kind {
     match i.mnemonic() {
@@ -124,6 +131,72 @@ impl Decoder for X86 {
         Some((insn.end() - reloc_offset) as i64)
     }
 
+    fn reloc_use(&self, insn: Option<&Insn>, reloc_offset: u64, r_type: u32) -> RelocUse {
+        let Some(insn) = insn else {
+            return match r_type {
+                R_X86_64_64 | R_X86_64_PC32 | R_X86_64_PLT32 | R_X86_64_32 | R_X86_64_32S
+                | R_X86_64_PC64 => RelocUse::Address(0),
+                _ => RelocUse::Partial,
+            };
+        };
+        if let Some(bias) = self.branch_reloc_bias(insn, reloc_offset, r_type) {
+            return RelocUse::Branch(bias);
+        }
+        // Memory operands of indirect branches read a pointer; objtool skips
+        // these instructions too.
+        if matches!(
+            insn.kind,
+            Kind::IndirectCall | Kind::IndirectJump | Kind::Return | Kind::Nop
+        ) {
+            return RelocUse::Partial;
+        }
+        match r_type {
+            // RIP-relative: the CPU adds the end of the instruction.
+            R_X86_64_PC32
+            | R_X86_64_PLT32
+            | R_X86_64_GOTPCREL
+            | R_X86_64_GOTPCRELX
+            | R_X86_64_REX_GOTPCRELX => {
+                RelocUse::Address(insn.end().wrapping_sub(reloc_offset) as i64)
+            }
+            R_X86_64_64 | R_X86_64_32 | R_X86_64_32S => RelocUse::Address(0),
+            _ => RelocUse::Partial,
+        }
+    }
+
+    fn pc_relative_address(&self, bytes: &[u8], insn: &Insn) -> Option<u64> {
+        // lea disp32(%rip), reg: [prefixes] [REX] 8d modrm(mod=00, rm=101) disp32.
+        let mut p = 0;
+        while matches!(bytes.get(p)?, 0x66 | 0x67 | 0x40..=0x4f) {
+            p += 1;
+        }
+        if *bytes.get(p)? != 0x8d || bytes.get(p + 1)? & 0xc7 != 0x05 {
+            return None;
+        }
+        let d = bytes.get(p + 2..p + 6)?;
+        let disp = i32::from_le_bytes(d.try_into().ok()?);
+        Some(insn.end().wrapping_add(disp as i64 as u64))
+    }
+
+    fn untracked_jump(&self, bytes: &[u8]) -> bool {
+        // A 0x3e (DS segment) prefix on an indirect jmp/call is NOTRACK.
+        let mut p = 0;
+        let mut notrack = false;
+        while let Some(&b) = bytes.get(p) {
+            match b {
+                0x3e => notrack = true,
+                0x26 | 0x2e | 0x36 | 0x64 | 0x65 | 0x66 | 0x67 | 0xf2 | 0xf3 | 0x40..=0x4f => {}
+                _ => break,
+            }
+            p += 1;
+        }
+        notrack
+            && bytes.get(p) == Some(&0xff)
+            && bytes
+                .get(p + 1)
+                .is_some_and(|m| matches!((m >> 3) & 7, 2 | 4))
+    }
+
     fn min_insn_len(&self) -> u64 {
         1
     }
@@ -150,6 +223,10 @@ impl Decoder for X86 {
         (ok && reads32 && base_ok && (-64..0).contains(&d)).then_some(HashLoad { disp: d })
     }
 
+    fn kcfi_trap(&self, bytes: &[u8]) -> bool {
+        bytes.starts_with(&[0x0f, 0x0b])
+    }
+
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32> {
         let mut dec = IcedDecoder::new(64, bytes, DecoderOptions::NONE);
         let ins = dec.decode();
@@ -158,5 +235,50 @@ impl Decoder for X86 {
             && ins.op0_register() == Register::EAX
             && ins.op1_kind() == OpKind::Immediate32)
             .then(|| ins.immediate32())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn insn(bytes: &[u8]) -> Insn {
+        let mut v = Vec::new();
+        X86.decode(bytes, 0x100, &mut v);
+        v[0]
+    }
+
+    #[test]
+    fn reloc_uses() {
+        // call rel32: the operand is a branch.
+        let call = insn(&[0xe8, 0, 0, 0, 0]);
+        assert_eq!(
+            X86.reloc_use(Some(&call), 0x101, R_X86_64_PLT32),
+            RelocUse::Branch(4)
+        );
+        // lea 0(%rip),%rdi: the address, relative to the instruction's end.
+        let lea = insn(&[0x48, 0x8d, 0x3d, 0, 0, 0, 0]);
+        assert_eq!(
+            X86.reloc_use(Some(&lea), 0x103, R_X86_64_PC32),
+            RelocUse::Address(4)
+        );
+        // call *0(%rip): reads a pointer.
+        let icall = insn(&[0xff, 0x15, 0, 0, 0, 0]);
+        assert_eq!(
+            X86.reloc_use(Some(&icall), 0x102, R_X86_64_PC32),
+            RelocUse::Partial
+        );
+        assert_eq!(X86.reloc_use(None, 0, R_X86_64_64), RelocUse::Address(0));
+    }
+
+    #[test]
+    fn notrack_and_rip_relative() {
+        assert!(X86.untracked_jump(&[0x3e, 0xff, 0xe0])); // notrack jmp *%rax
+        assert!(!X86.untracked_jump(&[0xff, 0xe0])); // jmp *%rax
+        assert!(!X86.untracked_jump(&[0x3e, 0x90]));
+        let lea = [0x48, 0x8d, 0x3d, 0xf0, 0xff, 0xff, 0xff]; // lea -0x10(%rip),%rdi
+        assert_eq!(X86.pc_relative_address(&lea, &insn(&lea)), Some(0xf7));
+        let mov = [0x48, 0x8b, 0x05, 0, 0, 0, 0]; // mov 0(%rip),%rax: a load
+        assert_eq!(X86.pc_relative_address(&mov, &insn(&mov)), None);
     }
 }

@@ -1,6 +1,13 @@
 //! The checks: each a pure function of the model to findings.
 
+pub mod bti_missing_landing_pad;
+pub mod call_ops_align;
 pub mod fallthrough;
+pub mod gnu_property;
+pub mod ibt_missing_endbr;
+pub mod kcfi_hash_offset;
+pub mod landing;
+pub mod patchable_entry;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -151,7 +158,15 @@ pub trait Check: Sync {
 
 /// All checks, in a fixed order.
 pub fn all() -> Vec<&'static dyn Check> {
-    vec![&fallthrough::Fallthrough]
+    vec![
+        &fallthrough::Fallthrough,
+        &ibt_missing_endbr::IbtMissingEndbr,
+        &bti_missing_landing_pad::BtiMissingLandingPad,
+        &gnu_property::GnuProperty,
+        &patchable_entry::PatchableEntry,
+        &kcfi_hash_offset::KcfiHashOffset,
+        &call_ops_align::CallOpsAlign,
+    ]
 }
 
 /// Rule ids that have an implementation.

@@ -6,6 +6,8 @@
 //! `e_shstrndx == SHN_XINDEX`, `.symtab_shndx`) is resolved here so nothing
 //! above this layer sees a raw `SHN_XINDEX`.
 
+pub mod annotations;
+
 use goblin::container::{Container, Ctx, Endian};
 use goblin::elf::header::{EM_AARCH64, EM_X86_64, ET_REL};
 use goblin::elf::section_header::{

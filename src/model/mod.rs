@@ -1,5 +1,8 @@
 //! Functions, decoded code and control flow of one object.
 
+pub mod address_taken;
+pub mod patchable;
+
 use crate::arch::{Decoder, Insn, Kind, decoder};
 use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};
 use crate::rules::{NameSet, Rules};
@@ -83,6 +86,8 @@ pub struct Model<'a> {
     pub noreturn_names: NameSet,
     /// Per function: proven never to return (within this object).
     pub noreturn: Vec<bool>,
+    /// Address-taken facts, built on first use ([`Model::address_taken`]).
+    landing: std::sync::OnceLock<address_taken::AddressTaken>,
 }
 
 fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
@@ -229,6 +234,7 @@ impl<'a> Model<'a> {
             functions,
             starts,
             noreturn_names: rules.noreturn(obj.machine),
+            landing: std::sync::OnceLock::new(),
         };
         m.infer_noreturn();
         m

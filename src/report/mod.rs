@@ -2,7 +2,9 @@
 
 pub mod human;
 pub mod json;
+pub mod lsp;
 pub mod short;
+pub mod stats;
 
 use crate::engine::ObjectReport;
 use std::io::{self, Write};

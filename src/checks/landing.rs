@@ -1,0 +1,139 @@
+//! What `ibt-missing-endbr`, `bti-missing-landing-pad` and `gnu-property`
+//! share: whether an object is built with landing pads, and which pad a
+//! reference's target needs.
+
+use super::{Ctx, Finding};
+use crate::arch::Pad;
+use crate::config::Options;
+use crate::elf::{Machine, STT_FILE, STT_SECTION, SymSection};
+use crate::model::Model;
+use crate::model::address_taken::{CodeRef, pad_at};
+
+/// `GNU_PROPERTY_X86_FEATURE_1_IBT` / `GNU_PROPERTY_AARCH64_FEATURE_1_BTI`.
+pub const FEATURE_BRANCH: u32 = 1;
+/// `GNU_PROPERTY_X86_FEATURE_1_SHSTK` / `GNU_PROPERTY_AARCH64_FEATURE_1_PAC`.
+pub const FEATURE_RETURN: u32 = 2;
+
+/// The pad that makes an entry a landing pad for indirect calls on this
+/// machine, as compilers place it (ENDBR64; `BTI c`/`BTI jc`). PACIASP counts
+/// as a pad but not as evidence of a BTI build: pac-ret alone emits it.
+fn is_entry_pad(machine: Machine, p: Pad) -> bool {
+    match machine {
+        Machine::X86_64 => p == Pad::Endbr64,
+        Machine::Aarch64 => matches!(p, Pad::BtiC | Pad::BtiJc),
+    }
+}
+
+/// (functions whose first instruction is a landing pad, functions).
+pub fn entry_pad_share(m: &Model) -> (usize, usize) {
+    let mut with = 0;
+    let mut total = 0;
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        total += 1;
+        if pad_at(m, f.section, f.start).is_some_and(|p| is_entry_pad(m.obj.machine, p)) {
+            with += 1;
+        }
+    }
+    (with, total)
+}
+
+/// Whether the object is built with IBT/BTI: the command line or config
+/// decides, else the `.note.gnu.property` claim, else a pad at the entry of
+/// most functions.
+pub fn enforced(m: &Model, opts: &Options) -> bool {
+    if let Some(on) = opts.ibt {
+        return on;
+    }
+    if m.obj
+        .gnu_property_features()
+        .is_some_and(|f| f & FEATURE_BRANCH != 0)
+    {
+        return true;
+    }
+    let (with, total) = entry_pad_share(m);
+    total > 0 && with * 2 > total
+}
+
+/// Whether the pad at a reference's target (if any) is one an indirect
+/// branch may land on. An entry is reached by indirect calls; another place
+/// (a label taken with `adr`, a jump-table target) by either kind.
+pub fn pad_ok(m: &Model, r: &CodeRef) -> bool {
+    let Some(p) = pad_at(m, r.to_section, r.to_offset) else {
+        return false;
+    };
+    match m.obj.machine {
+        Machine::X86_64 => p == Pad::Endbr64,
+        Machine::Aarch64 => {
+            p.accepts_call()
+                || (m.function_at_start(r.to_section, r.to_offset).is_none() && p.accepts_jump())
+        }
+    }
+}
+
+/// `sym+0xoff` for a place, as objtool prints it: the function containing
+/// it, else a symbol defined there, else the section.
+pub fn place_str(m: &Model, section: usize, offset: u64) -> String {
+    if let Some(i) = m.function_containing(section, offset) {
+        let f = &m.functions[i];
+        return format!("{}+{:#x}", f.name, offset - f.start);
+    }
+    if let Some((name, off)) = data_symbol(m, section, offset) {
+        return format!("{name}+{off:#x}");
+    }
+    format!("{}+{:#x}", m.obj.section_name(section), offset)
+}
+
+/// The named symbol covering a place outside functions (objtool's choice too).
+pub fn data_symbol(m: &Model, section: usize, offset: u64) -> Option<(String, u64)> {
+    m.obj
+        .symbols
+        .iter()
+        .filter(|s| {
+            s.section == SymSection::Section(section)
+                && s.st_type != STT_SECTION
+                && s.st_type != STT_FILE
+                && !s.name.is_empty()
+                && !s.name.starts_with('$')
+                && s.value <= offset
+                && offset < s.value.saturating_add(s.size)
+        })
+        .max_by_key(|s| s.value)
+        .map(|s| (s.name.clone(), offset - s.value))
+}
+
+/// The finding for a reference whose target lacks a landing pad.
+pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Finding {
+    let m = cx.model;
+    let target = place_str(m, r.to_section, r.to_offset);
+    let (at, message) = match r.insn {
+        Some(i) => (i, format!("relocation to !{pad}: {target}")),
+        None => (
+            r.reloc_offset,
+            format!("data relocation to !{pad}: {target}"),
+        ),
+    };
+    let mut fd = cx.finding(rule, r.from_section, at, message);
+    if fd.symbol.is_none()
+        && let Some((name, off)) = data_symbol(m, r.from_section, at)
+    {
+        fd.symbol = Some(name);
+        fd.symbol_offset = off;
+    }
+    let mut t = cx.target(r.to_section, r.to_offset);
+    if t.symbol.is_none()
+        && let Some((name, off)) = data_symbol(m, r.to_section, r.to_offset)
+    {
+        t.symbol = Some(name);
+        t.symbol_offset = off;
+    }
+    fd.target = Some(t);
+    if let Some(code) = m.section_code(r.to_section)
+        && let Some(k) = code.index_at(r.to_offset)
+    {
+        fd.notes.push(format!(
+            "the target starts with `{}`",
+            m.disasm(r.to_section, &code.insns[k])
+        ));
+    }
+    fd
+}

@@ -1,0 +1,381 @@
+//! Address-taken analysis: which places in code an indirect branch may land
+//! on, from the relocations of one object.
+//!
+//! Every relocation whose target resolves into an executable section is
+//! classified through [`Decoder::reloc_use`](crate::arch::Decoder::reloc_use):
+//! direct-branch operands need no landing pad; everything else (pointers in
+//! data, `lea`/`mov $sym`, `adr`, `adrp`+`add`) materialises the address, so
+//! the target becomes *address-taken* unless an exemption applies (see
+//! [`Exemption`]; the section and symbol lists are `rules/landing_pads.toml`).
+//! Targets in undefined symbols are outside the object and not classified.
+//!
+//! Used by `ibt-missing-endbr`, `bti-missing-landing-pad`, `gnu-property`,
+//! `objlint stats` and `objlint seal`: build it once per object with
+//! [`Model::address_taken`], then ask [`AddressTaken::is_taken`],
+//! [`AddressTaken::needs_pad`] or [`AddressTaken::unneeded_entry_pads`].
+
+use super::Model;
+use crate::arch::{Kind, Pad, RelocUse};
+use crate::elf::annotations::{self, Layout};
+use crate::elf::{Place, STT_FILE, STT_SECTION, SymSection};
+use crate::rules::{AnnotationLayout, LandingPadRules};
+use std::collections::{HashMap, HashSet};
+
+/// Why a reference to code needs no landing pad.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exemption {
+    /// The relocation is in a section listed as exempt (the pattern's name).
+    Section(String),
+    /// From code of a function to a place inside the same function (or its
+    /// `.cold` part) other than its entry: `_THIS_IP_`, local labels.
+    SameFunction,
+    /// The end of a function: a code-range end marker, not a branch target.
+    RangeEnd,
+    /// A jump-table entry of a function whose indirect jumps are untracked
+    /// (x86 `notrack jmp`).
+    JumpTable,
+    /// The target is annotated NOENDBR (`.discard.noendbr`, `.discard.annotate_insn`).
+    Annotated,
+    /// The symbol at the target never needs a pad (the pattern's name).
+    Target(String),
+}
+
+/// One relocation whose target is code in this object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeRef {
+    /// The section holding the relocation.
+    pub from_section: usize,
+    /// The relocation's offset in `from_section`.
+    pub reloc_offset: u64,
+    /// The instruction holding the relocation, when it is in code.
+    pub insn: Option<u64>,
+    pub to_section: usize,
+    pub to_offset: u64,
+    pub exempt: Option<Exemption>,
+}
+
+/// A landing pad at a function entry that nothing needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryPad {
+    /// Index into [`Model::functions`].
+    pub function: usize,
+    pub section: usize,
+    pub offset: u64,
+    pub pad: Pad,
+}
+
+/// The address-taken facts of one object.
+#[derive(Debug, Default)]
+pub struct AddressTaken {
+    /// References to code in this object, sorted by (section, offset).
+    pub refs: Vec<CodeRef>,
+    /// Per function: its entry is the target of a non-exempt reference.
+    pub taken: Vec<bool>,
+    /// Per function: its entry is referenced from an export table (`__ksymtab*`).
+    pub exported: Vec<bool>,
+    /// Address-taking references to undefined symbols (not checkable here).
+    pub external: usize,
+    /// Targets of non-exempt references, sorted.
+    needed: Vec<(usize, u64)>,
+}
+
+impl Model<'_> {
+    /// The address-taken facts of this object, built on first use.
+    pub fn address_taken(&self, rules: &LandingPadRules) -> &AddressTaken {
+        self.landing
+            .get_or_init(|| AddressTaken::build(self, rules))
+    }
+}
+
+impl AddressTaken {
+    /// Classify every relocation of the object, and the PC-relative address
+    /// computations the assembler resolved without one.
+    pub fn build(m: &Model, rules: &LandingPadRules) -> AddressTaken {
+        let obj = m.obj;
+        let mut cx = Classifier {
+            m,
+            noendbr: noendbr_places(m, rules),
+            no_pad: no_pad_places(m, rules),
+            untracked: None,
+            at: AddressTaken {
+                taken: vec![false; m.functions.len()],
+                exported: vec![false; m.functions.len()],
+                ..Default::default()
+            },
+        };
+        for sec in &obj.sections {
+            let relocs = obj.relocs(sec.index);
+            let code = m.section_code(sec.index);
+            if sec.sh_type == goblin::elf::section_header::SHT_NOBITS {
+                continue;
+            }
+            let exempt_sec = rules.exempt_section(&sec.name);
+            let export = rules.is_export_section(&sec.name);
+            let mut k = 0usize;
+            for r in relocs {
+                // The instruction holding the relocation (relocs are sorted).
+                let insn = code.and_then(|c| {
+                    while k < c.insns.len() && c.insns[k].end() <= r.offset {
+                        k += 1;
+                    }
+                    c.insns.get(k).filter(|i| i.offset <= r.offset)
+                });
+                let bias = match m.dec.reloc_use(insn, r.offset, r.r_type) {
+                    RelocUse::Address(b) => b,
+                    RelocUse::Branch(_) | RelocUse::Partial => continue,
+                };
+                match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
+                    Place::Local { section, offset } => {
+                        let from = (sec.index, r.offset, insn.map(|i| i.offset));
+                        cx.classify(from, (section, offset), exempt_sec, export);
+                    }
+                    Place::External { .. } => {
+                        if sec.is_alloc() && exempt_sec.is_none() {
+                            cx.at.external += 1;
+                        }
+                    }
+                    Place::Other => {}
+                }
+            }
+            // `lea label(%rip)` / `adr` within one section carry no relocation.
+            if let Some(c) = code {
+                let data = obj.section_data(sec.index);
+                for i in c.insns.iter().filter(|i| i.kind == Kind::Other) {
+                    let bytes = &data[i.offset as usize..i.end() as usize];
+                    let Some(to) = m.dec.pc_relative_address(bytes, i) else {
+                        continue;
+                    };
+                    if obj.relocs_in(sec.index, i.offset, i.end()).is_empty() {
+                        let from = (sec.index, i.offset, Some(i.offset));
+                        cx.classify(from, (sec.index, to), exempt_sec, export);
+                    }
+                }
+            }
+        }
+        let mut at = cx.at;
+        at.refs
+            .sort_by_key(|r| (r.from_section, r.reloc_offset, r.to_section, r.to_offset));
+        at.needed.sort_unstable();
+        at.needed.dedup();
+        at
+    }
+
+    /// Whether function `f` (index into [`Model::functions`]) is address-taken.
+    pub fn is_taken(&self, f: usize) -> bool {
+        self.taken[f]
+    }
+
+    /// Whether a non-exempt reference targets this place.
+    pub fn needs_pad(&self, section: usize, offset: u64) -> bool {
+        self.needed.binary_search(&(section, offset)).is_ok()
+    }
+
+    /// The non-exempt references: each needs a landing pad at its target.
+    pub fn needing_pad(&self) -> impl Iterator<Item = &CodeRef> {
+        self.refs.iter().filter(|r| r.exempt.is_none())
+    }
+
+    /// Landing pads in the entry regions of functions that are provably never
+    /// reached indirectly: not address-taken in this object, and local (other
+    /// objects may take a global function's address) unless `link` says the
+    /// object is a linked whole, where only export tables keep a pad (their
+    /// references already count as address-taking). A function's entry region
+    /// is its first instruction and any NOPs and pads that directly follow
+    /// (arm64 CALL_OPS puts NOPs before `paciasp`). The caller decides which
+    /// kinds it may remove ([`Pad::sealable`]).
+    ///
+    /// Only what the object shows counts: a shipped `.ko` lost its
+    /// `.discard.ibt_endbr_noseal` entries at module link (kvm's IBT_NOSEAL
+    /// fastop functions, reached by computed offsets, are the one case in the
+    /// Debian corpus), so there prefer objtool's own `.ibt_endbr_seal` list.
+    pub fn unneeded_entry_pads(&self, m: &Model, link: bool) -> Vec<EntryPad> {
+        let mut out = Vec::new();
+        for (fi, f) in m.functions.iter().enumerate() {
+            if f.prefix || self.taken[fi] || (!link && (f.global || f.weak)) {
+                continue;
+            }
+            for (offset, pad) in entry_pads(m, fi) {
+                if !self.needs_pad(f.section, offset) {
+                    out.push(EntryPad {
+                        function: fi,
+                        section: f.section,
+                        offset,
+                        pad,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The landing pads in the entry region of function `fi`: its first
+/// instruction and the NOPs and pads right after it.
+pub fn entry_pads(m: &Model, fi: usize) -> Vec<(u64, Pad)> {
+    let f = &m.functions[fi];
+    let Some(code) = m.section_code(f.section) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for ins in &code.insns[m.insn_range(f)] {
+        match ins.kind {
+            Kind::Pad(p) if p.is_landing_pad() => out.push((ins.offset, p)),
+            Kind::Nop | Kind::Pad(_) => {}
+            _ => break,
+        }
+    }
+    out
+}
+
+/// The pad exactly at a place, if an instruction starts there and is one.
+pub fn pad_at(m: &Model, section: usize, offset: u64) -> Option<Pad> {
+    let code = m.section_code(section)?;
+    match code.insns[code.index_at(offset)?].kind {
+        Kind::Pad(p) if p.is_landing_pad() => Some(p),
+        _ => None,
+    }
+}
+
+/// The state of one [`AddressTaken::build`].
+struct Classifier<'m, 'a> {
+    m: &'m Model<'a>,
+    noendbr: HashSet<(usize, u64)>,
+    no_pad: HashMap<(usize, u64), String>,
+    /// Per function: has an untracked indirect jump; built on first need.
+    untracked: Option<Vec<bool>>,
+    at: AddressTaken,
+}
+
+impl Classifier<'_, '_> {
+    /// Record a reference from `(section, offset, instruction)` to a place.
+    fn classify(
+        &mut self,
+        (from_section, from_offset, insn): (usize, u64, Option<u64>),
+        (to_section, to_offset): (usize, u64),
+        exempt_sec: Option<&crate::rules::NamePattern>,
+        export: bool,
+    ) {
+        let m = self.m;
+        // Only places where an instruction starts are branch targets.
+        let Some(tcode) = m.section_code(to_section) else {
+            return;
+        };
+        let target_fn = m.function_containing(to_section, to_offset);
+        let entry = m.function_at_start(to_section, to_offset);
+        let range_end = entry.is_none()
+            && to_offset > 0
+            && m.function_containing(to_section, to_offset - 1)
+                .is_some_and(|f| m.functions[f].end == to_offset);
+        if tcode.index_at(to_offset).is_none() && !range_end {
+            return;
+        }
+        let exempt = if let Some(p) = exempt_sec {
+            Some(Exemption::Section(p.name.clone()))
+        } else if let Some(name) = self.no_pad.get(&(to_section, to_offset)) {
+            Some(Exemption::Target(name.clone()))
+        } else if self.noendbr.contains(&(to_section, to_offset)) {
+            Some(Exemption::Annotated)
+        } else if range_end {
+            Some(Exemption::RangeEnd)
+        } else if entry.is_none()
+            && insn.is_some()
+            && same_function(
+                m,
+                m.function_containing(from_section, from_offset),
+                target_fn,
+            )
+        {
+            Some(Exemption::SameFunction)
+        } else if entry.is_none()
+            && insn.is_none()
+            && target_fn
+                .is_some_and(|f| self.untracked.get_or_insert_with(|| untracked_jumps(m))[f])
+        {
+            Some(Exemption::JumpTable)
+        } else {
+            None
+        };
+        if exempt.is_none() {
+            self.at.needed.push((to_section, to_offset));
+            if let Some(f) = entry {
+                self.at.taken[f] = true;
+                self.at.exported[f] |= export;
+            }
+        }
+        self.at.refs.push(CodeRef {
+            from_section,
+            reloc_offset: from_offset,
+            insn,
+            to_section,
+            to_offset,
+            exempt,
+        });
+    }
+}
+
+/// `f.cold` belongs to `f` (GCC's hot/cold split).
+fn parent_name(name: &str) -> &str {
+    match name.find(".cold") {
+        Some(i) => &name[..i],
+        None => name,
+    }
+}
+
+fn same_function(m: &Model, from: Option<usize>, to: Option<usize>) -> bool {
+    match (from, to) {
+        (Some(a), Some(b)) => {
+            a == b || parent_name(&m.functions[a].name) == parent_name(&m.functions[b].name)
+        }
+        _ => false,
+    }
+}
+
+/// Per function: it contains an untracked indirect jump (jump tables).
+fn untracked_jumps(m: &Model) -> Vec<bool> {
+    m.functions
+        .iter()
+        .map(|f| {
+            let Some(code) = m.section_code(f.section) else {
+                return false;
+            };
+            let data = m.obj.section_data(f.section);
+            code.insns[m.insn_range(f)].iter().any(|i| {
+                i.kind == Kind::IndirectJump
+                    && m.dec
+                        .untracked_jump(&data[i.offset as usize..i.end() as usize])
+            })
+        })
+        .collect()
+}
+
+/// Places annotated NOENDBR in this object.
+fn noendbr_places(m: &Model, rules: &LandingPadRules) -> HashSet<(usize, u64)> {
+    let mut set = HashSet::new();
+    for a in &rules.noendbr_annotation {
+        let layout = match a.layout {
+            AnnotationLayout::List => Layout::List,
+            AnnotationLayout::Typed => Layout::Typed(a.kind),
+        };
+        set.extend(annotations::places(m.obj, &a.section, layout));
+    }
+    set
+}
+
+/// Places where a symbol matching `no_pad_target` is defined, with the pattern.
+fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), String> {
+    if rules.no_pad_target.is_empty() {
+        return HashMap::new();
+    }
+    m.obj
+        .symbols
+        .iter()
+        .filter(|s| s.st_type != STT_SECTION && s.st_type != STT_FILE)
+        .filter_map(|s| {
+            let SymSection::Section(sec) = s.section else {
+                return None;
+            };
+            let p = rules.no_pad_target(&s.name)?;
+            Some(((sec, s.value), p.name.clone()))
+        })
+        .collect()
+}

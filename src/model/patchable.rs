@@ -1,0 +1,581 @@
+//! Patch sites of `-fpatchable-function-entry=M,N` and kCFI type hashes.
+//!
+//! `__patchable_function_entries` holds one 8-byte absolute pointer per
+//! function to the first of its M NOPs, N of them before the entry (after the
+//! landing pad when N = 0). kCFI puts a 32-bit type hash at a fixed distance
+//! before every function (x86: the `mov $hash,%eax` of its `__cfi_` preamble;
+//! arm64: a data word marked `$d` right before the prefix NOPs) and every
+//! indirect call reads it there. Both depend on every function having the same
+//! prefix, which is what this module measures. Sizes are in NOP units: bytes
+//! on x86 (any NOP encoding counts by its length, as the compilers count M),
+//! instructions on arm64.
+
+use super::Model;
+use crate::arch::Kind;
+use crate::elf::Place;
+use crate::rules::PatchableRules;
+use std::collections::{HashMap, HashSet};
+
+/// How far a patch site may lie before the function it belongs to, and how
+/// many NOPs after an entry are counted, in NOP units.
+const MAX_RUN: u64 = 64;
+
+/// Where one entry of a patchable-entries section points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The entry has no relocation, so it points nowhere in a relocatable object.
+    Unrelocated,
+    /// Relocated against an undefined symbol.
+    External {
+        sym: usize,
+    },
+    /// Not into an executable section of this object.
+    NotCode {
+        section: Option<usize>,
+        offset: u64,
+    },
+    /// Into the body of function `func`, not at its entry.
+    MidFunction {
+        section: usize,
+        offset: u64,
+        func: usize,
+    },
+    /// Into code that is neither a function nor shortly before one; `run`
+    /// NOP units start there.
+    NoFunction {
+        section: usize,
+        offset: u64,
+        run: u64,
+    },
+    /// The site of code without a function symbol: farther before the next
+    /// function than the object's N, with instructions in between (seen in
+    /// shipped modules whose local symbols are gone). Nothing to check.
+    Unnamed {
+        section: usize,
+        offset: u64,
+    },
+    Site(Site),
+}
+
+/// One entry of a patchable-entries section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The entries section and the entry's offset in it.
+    pub section: usize,
+    pub offset: u64,
+    pub target: Target,
+}
+
+/// A patch site in front of (or at) a function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    pub func: usize,
+    pub section: usize,
+    /// Offset of the first NOP (what the entry points at).
+    pub offset: u64,
+    /// NOP units from the site to the entry (N of this site).
+    pub before: u64,
+    /// Length of the landing pad at the entry, when there is one.
+    pub pad: u64,
+    /// Consecutive NOP units after the entry and its pad (at most `MAX_RUN`).
+    pub after: u64,
+    /// The first instruction in `[site, entry)` (or a landing pad the site
+    /// itself points at) that is not a NOP.
+    pub non_nop: Option<u64>,
+}
+
+impl Site {
+    /// The entry of the function this site belongs to.
+    pub fn entry(&self, model: &Model) -> u64 {
+        model.functions[self.func].start
+    }
+    /// Offset of the `k`th NOP unit of the site (k counted from 0), skipping
+    /// the landing pad at the entry.
+    pub fn unit_offset(&self, model: &Model, k: u64, unit: u64) -> u64 {
+        let entry = self.entry(model);
+        let at = self.offset + k * unit;
+        if at >= entry && self.offset <= entry {
+            at + self.pad
+        } else {
+            at
+        }
+    }
+}
+
+/// Where a function's kCFI type hash is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hash {
+    pub func: usize,
+    pub section: usize,
+    /// Offset of the 32-bit hash.
+    pub offset: u64,
+    /// The hash, when it is an immediate (assembly uses a relocation).
+    pub value: Option<u32>,
+}
+
+impl Hash {
+    /// Bytes from the hash to the function entry (K of `f-K`).
+    pub fn distance(&self, model: &Model) -> u64 {
+        model.functions[self.func].start.saturating_sub(self.offset)
+    }
+}
+
+/// An indirect-call check reading the callee's hash at `target - disp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HashCheck {
+    pub section: usize,
+    /// Offset of the load (x86 `add`/`cmp`, arm64 `ldur`).
+    pub offset: u64,
+    pub disp: u64,
+}
+
+/// Everything about patch sites and kCFI hashes in one object.
+#[derive(Debug, Clone, Default)]
+pub struct Patchable {
+    /// NOP unit in bytes (x86 1, arm64 4).
+    pub unit: u64,
+    /// Entries of every patchable-entries section, in section then entry order.
+    pub entries: Vec<Entry>,
+    /// Places listed in the mcount sections (`__mcount_loc`).
+    pub mcount: HashSet<(usize, u64)>,
+    /// Code places referenced from other allocated data (`__jump_table`,
+    /// `.altinstructions`, `__mcount_loc`, ...), sorted: a NOP there belongs
+    /// to that table, not to a patch site.
+    owned: Vec<(usize, u64)>,
+    /// `(M, N)` most sites use, when there are sites.
+    pub layout: Option<(u64, u64)>,
+    pub hashes: Vec<Hash>,
+    pub checks: Vec<HashCheck>,
+    /// The distance the hash must have: the one most checks read, else the
+    /// one most hashes have.
+    pub hash_offset: Option<u64>,
+}
+
+/// The layout of one object, for `objlint stats` and verbose output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LayoutSummary {
+    /// `-fpatchable-function-entry=M,N` as most patch sites show it.
+    pub m: Option<u64>,
+    pub n: Option<u64>,
+    /// Entries in `__patchable_function_entries` (and the `.discard` variant).
+    pub entries: usize,
+    /// Entries at the site of code that has no function symbol (shipped
+    /// modules lost some local symbols); not checked.
+    pub entries_without_symbol: usize,
+    /// Functions (not counting `__cfi_`/`__pfx_` preambles) with and without a patch site.
+    pub functions_with_entry: usize,
+    pub functions_without_entry: usize,
+    /// Distance K of the kCFI hash before each function (`f-K`), when the object uses kCFI.
+    pub hash_offset: Option<u64>,
+    /// Functions with a kCFI hash, and indirect-call checks reading one.
+    pub hashes: usize,
+    pub hash_checks: usize,
+}
+
+/// The patchable/kCFI layout of an object: M and N of its patch sites, the
+/// kCFI hash offset, and how many functions have a patch site. This is the
+/// per-object layout report (`objlint stats`, `check --verbose`).
+pub fn layout(model: &Model, rules: &PatchableRules) -> LayoutSummary {
+    Patchable::analyze(model, rules).summary(model)
+}
+
+/// The value most often seen; ties go to the smaller value.
+fn majority(values: impl Iterator<Item = u64>) -> Option<u64> {
+    let mut counts: HashMap<u64, usize> = HashMap::new();
+    for v in values {
+        *counts.entry(v).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(v, _)| v)
+}
+
+impl Patchable {
+    pub fn analyze(model: &Model, rules: &PatchableRules) -> Patchable {
+        let obj = model.obj;
+        let mut p = Patchable {
+            unit: model.dec.min_insn_len(),
+            ..Default::default()
+        };
+        for name in &rules.mcount_sections {
+            for &sec in obj.sections_named(name) {
+                for r in obj.relocs(sec) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+                        p.mcount.insert((section, offset));
+                    }
+                }
+            }
+        }
+        let mut secs: Vec<usize> = rules
+            .entry_sections
+            .iter()
+            .flat_map(|n| obj.sections_named(n).iter().copied())
+            .collect();
+        secs.sort_unstable();
+        secs.dedup();
+        if secs.is_empty() {
+            p.find_hashes(model, rules);
+            return p;
+        }
+        for s in &obj.sections {
+            if !s.is_alloc() || s.is_exec() || secs.contains(&s.index) {
+                continue;
+            }
+            for r in obj.relocs(s.index) {
+                if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend)
+                    && obj.sections[section].is_exec()
+                {
+                    p.owned.push((section, offset));
+                }
+            }
+        }
+        p.owned.sort_unstable();
+        p.owned.dedup();
+        for sec in secs {
+            let size = obj.sections[sec].size;
+            let relocs = obj.relocs(sec);
+            for off in (0..size / 8).map(|k| k * 8) {
+                let lo = relocs.partition_point(|r| r.offset < off);
+                let target = match relocs.get(lo).filter(|r| r.offset == off) {
+                    None => Target::Unrelocated,
+                    Some(r) => match obj.resolve(r.sym, r.addend) {
+                        Place::External { sym, .. } => Target::External { sym },
+                        Place::Other => Target::NotCode {
+                            section: None,
+                            offset: r.addend as u64,
+                        },
+                        Place::Local { section, offset } => p.site(model, section, offset),
+                    },
+                };
+                p.entries.push(Entry {
+                    section: sec,
+                    offset: off,
+                    target,
+                });
+            }
+        }
+        let sites: Vec<&Site> = p.sites().collect();
+        if let Some(n) = majority(sites.iter().map(|s| s.before)) {
+            let after = majority(sites.iter().filter(|s| s.before == n).map(|s| s.after));
+            p.layout = Some((n + after.unwrap_or(0), n));
+            // A site of code without a symbol still starts with N NOPs.
+            let unit = p.unit;
+            for e in p.entries.iter_mut() {
+                let (section, offset) = match &e.target {
+                    Target::Site(s)
+                        if s.before > n
+                            && s.non_nop.is_some_and(|b| (b - s.offset) / unit >= n.max(1)) =>
+                    {
+                        (s.section, s.offset)
+                    }
+                    &Target::NoFunction {
+                        section,
+                        offset,
+                        run,
+                    } if run >= n.max(1) => (section, offset),
+                    _ => continue,
+                };
+                e.target = Target::Unnamed { section, offset };
+            }
+        }
+        p.find_hashes(model, rules);
+        p
+    }
+
+    /// Sites that belong to a function.
+    pub fn sites(&self) -> impl Iterator<Item = &Site> {
+        self.entries.iter().filter_map(|e| match &e.target {
+            Target::Site(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    pub fn summary(&self, model: &Model) -> LayoutSummary {
+        let with: HashSet<usize> = self.sites().map(|s| s.func).collect();
+        let funcs = model.functions.iter().filter(|f| !f.prefix).count();
+        LayoutSummary {
+            m: self.layout.map(|l| l.0),
+            n: self.layout.map(|l| l.1),
+            entries: self.entries.len(),
+            entries_without_symbol: self
+                .entries
+                .iter()
+                .filter(|e| matches!(e.target, Target::Unnamed { .. }))
+                .count(),
+            functions_with_entry: with.len(),
+            functions_without_entry: funcs - with.len(),
+            hash_offset: self.hash_offset,
+            hashes: self.hashes.len(),
+            hash_checks: self.checks.len(),
+        }
+    }
+
+    /// The instruction at `offset` of an executable section, decoded on its own.
+    fn insn_at(model: &Model, section: usize, offset: u64) -> Option<crate::arch::Insn> {
+        let data = model.obj.section_data(section);
+        let lo = usize::try_from(offset).ok().filter(|&o| o < data.len())?;
+        let hi = (lo + 16).min(data.len());
+        let mut v = Vec::with_capacity(1);
+        model.dec.decode(&data[lo..hi], offset, &mut v);
+        v.first().copied().filter(|i| i.kind != Kind::Invalid)
+    }
+
+    fn pad_len(model: &Model, section: usize, offset: u64) -> u64 {
+        match Self::insn_at(model, section, offset) {
+            Some(i) if matches!(i.kind, Kind::Pad(_)) => u64::from(i.len),
+            _ => 0,
+        }
+    }
+
+    /// What a patch site at `section+offset` belongs to.
+    fn site(&self, model: &Model, section: usize, offset: u64) -> Target {
+        let obj = model.obj;
+        let unit = self.unit;
+        if !obj.sections.get(section).is_some_and(|s| s.is_exec())
+            || offset >= obj.sections[section].size
+        {
+            return Target::NotCode {
+                section: Some(section),
+                offset,
+            };
+        }
+        let containing = model
+            .function_containing(section, offset)
+            .filter(|&i| !model.functions[i].prefix);
+        let (func, before, pad) = match containing {
+            Some(g) => {
+                let start = model.functions[g].start;
+                let pad = Self::pad_len(model, section, start);
+                if offset != start && offset != start + pad {
+                    return Target::MidFunction {
+                        section,
+                        offset,
+                        func: g,
+                    };
+                }
+                (g, 0, pad)
+            }
+            None => {
+                let next = model.next_function(section, offset);
+                let gap = next.map(|f| model.functions[f].start - offset);
+                let Some(f) = next
+                    .filter(|_| gap.is_some_and(|g| g <= MAX_RUN * unit && g.is_multiple_of(unit)))
+                else {
+                    return Target::NoFunction {
+                        section,
+                        offset,
+                        run: self.nop_run(model, section, offset),
+                    };
+                };
+                let gap = gap.unwrap_or(0);
+                (
+                    f,
+                    gap / unit,
+                    Self::pad_len(model, section, model.functions[f].start),
+                )
+            }
+        };
+        let start = model.functions[func].start;
+        let data = obj.section_data(section);
+        let mut non_nop = None;
+        if offset < start {
+            let mut v = Vec::new();
+            model
+                .dec
+                .decode(&data[offset as usize..start as usize], offset, &mut v);
+            non_nop = v
+                .iter()
+                .find(|i| i.kind != Kind::Nop || i.end() > start)
+                .map(|i| i.offset);
+        } else if offset == start && pad > 0 {
+            // N = 0 sites come after the landing pad; patching this one
+            // would overwrite the pad.
+            non_nop = Some(start);
+        }
+        // NOPs after the entry (and its pad), up to the function's end, a
+        // NOP another table owns (mcount, jump label) or `MAX_RUN` units.
+        let from = start + pad;
+        let end = model.functions[func]
+            .end
+            .min(from + MAX_RUN * unit)
+            .min(data.len() as u64);
+        let mut v = Vec::new();
+        if from < end {
+            model
+                .dec
+                .decode(&data[from as usize..end as usize], from, &mut v);
+        }
+        let mut after = 0;
+        for i in &v {
+            // (References to the entry itself take the function's address.)
+            let owned = i.offset != start && self.owned.binary_search(&(section, i.offset)).is_ok();
+            if i.kind != Kind::Nop || owned {
+                break;
+            }
+            after += u64::from(i.len) / unit;
+        }
+        Target::Site(Site {
+            func,
+            section,
+            offset,
+            before,
+            pad,
+            after,
+            non_nop,
+        })
+    }
+
+    /// NOP units starting at a place (at most `MAX_RUN`).
+    fn nop_run(&self, model: &Model, section: usize, offset: u64) -> u64 {
+        let data = model.obj.section_data(section);
+        let end = (offset + MAX_RUN * self.unit).min(data.len() as u64);
+        let mut v = Vec::new();
+        if offset < end {
+            model
+                .dec
+                .decode(&data[offset as usize..end as usize], offset, &mut v);
+        }
+        v.iter()
+            .take_while(|i| i.kind == Kind::Nop)
+            .map(|i| u64::from(i.len) / self.unit)
+            .sum()
+    }
+
+    fn find_hashes(&mut self, model: &Model, rules: &PatchableRules) {
+        let obj = model.obj;
+        let dec = model.dec;
+        // Indirect-call checks: a hash load shortly before a kCFI trap.
+        for (sec, code) in model.code.iter().enumerate() {
+            let Some(code) = code else { continue };
+            let data = obj.section_data(sec);
+            for (t, ins) in code.insns.iter().enumerate() {
+                if ins.kind != Kind::Trap || !dec.kcfi_trap(&data[ins.offset as usize..]) {
+                    continue;
+                }
+                for k in (t.saturating_sub(8)..t).rev() {
+                    let l = &code.insns[k];
+                    let bytes = &data[l.offset as usize..l.end() as usize];
+                    if let Some(h) = dec.kcfi_hash_load(bytes) {
+                        self.checks.push(HashCheck {
+                            section: sec,
+                            offset: l.offset,
+                            disp: h.disp.unsigned_abs(),
+                        });
+                        break;
+                    }
+                }
+            }
+        }
+        // Hashes: the `__cfi_` preamble among the preambles right before a
+        // function (x86), else a data word before its prefix NOPs (arm64).
+        let mut candidates = Vec::new();
+        let mut funcs = 0usize;
+        for (i, f) in model.functions.iter().enumerate() {
+            if f.prefix {
+                continue;
+            }
+            funcs += 1;
+            let pre = model.functions[..i]
+                .iter()
+                .enumerate()
+                .rev()
+                .take_while(|(_, g)| g.prefix && g.section == f.section)
+                .find(|(_, g)| g.name.starts_with(rules.hash_preamble.as_str()))
+                .map(|(p, _)| p);
+            let hash = match (pre, obj.machine) {
+                (Some(p), _) => self.preamble_hash(model, p, i),
+                (None, crate::elf::Machine::Aarch64) => Self::data_word_hash(model, i),
+                _ => None,
+            };
+            candidates.extend(hash);
+        }
+        // arm64 hashes are bare data words; without checks reading them, take
+        // them as hashes only when most functions have one (some hand-written
+        // assembly keeps data right before a function).
+        let from_preambles = obj.machine == crate::elf::Machine::X86_64;
+        if from_preambles || !self.checks.is_empty() || candidates.len() * 2 > funcs {
+            self.hashes = candidates;
+        }
+        self.hash_offset = majority(self.checks.iter().map(|c| c.disp))
+            .or_else(|| majority(self.hashes.iter().map(|h| h.distance(model))));
+    }
+
+    /// x86: the last `mov $imm32,%eax` of the `__cfi_` preamble `p` before function `f`.
+    fn preamble_hash(&self, model: &Model, p: usize, f: usize) -> Option<Hash> {
+        let pf = &model.functions[p];
+        let code = model.section_code(pf.section)?;
+        let data = model.obj.section_data(pf.section);
+        code.insns[model.insn_range(pf)]
+            .iter()
+            .rev()
+            .find_map(|ins| {
+                let bytes = &data[ins.offset as usize..ins.end() as usize];
+                model.dec.kcfi_hash_mov(bytes).map(|v| Hash {
+                    func: f,
+                    section: pf.section,
+                    offset: ins.end() - 4,
+                    value: Some(v),
+                })
+            })
+            .filter(|h| h.offset < model.functions[f].start)
+    }
+
+    /// arm64: a 4-byte `$d` word right before the NOPs that precede `f`.
+    fn data_word_hash(model: &Model, f: usize) -> Option<Hash> {
+        let func = &model.functions[f];
+        let sec = func.section;
+        let data = model.obj.section_data(sec);
+        let map = model.obj.mapping(sec);
+        let word = |o: u64| {
+            data.get(o as usize..o as usize + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        };
+        let mut p = func.start;
+        for _ in 0..MAX_RUN {
+            let Some(prev) = p.checked_sub(4) else { break };
+            let is_nop = Self::insn_at(model, sec, prev).is_some_and(|i| i.kind == Kind::Nop);
+            let in_code = match map.partition_point(|m| m.0 <= prev) {
+                0 => map.is_empty(),
+                k => map[k - 1].1 == crate::elf::Mapping::Code,
+            };
+            if !is_nop || !in_code {
+                break;
+            }
+            p = prev;
+        }
+        let at = p.checked_sub(4)?;
+        let k = map.binary_search_by_key(&at, |m| m.0).ok()?;
+        let marked = map[k].1 == crate::elf::Mapping::Data
+            && map
+                .get(k + 1)
+                .is_some_and(|n| n.0 == p && n.1 == crate::elf::Mapping::Code);
+        let relocated = !model.obj.relocs_in(sec, at, at + 4).is_empty();
+        marked.then(|| Hash {
+            func: f,
+            section: sec,
+            offset: at,
+            value: (!relocated).then(|| word(at)).flatten(),
+        })
+    }
+}
+
+/// `f+0x4` / `f-0x8`: a place named relative to function `func`'s entry.
+pub fn relative(model: &Model, func: usize, offset: u64) -> String {
+    let f = &model.functions[func];
+    if offset >= f.start {
+        format!("{}+{:#x}", f.name, offset - f.start)
+    } else {
+        format!("{}-{:#x}", f.name, f.start - offset)
+    }
+}
+
+/// `16 bytes of NOPs` (x86) / `2 NOPs` (arm64).
+pub fn nops(unit: u64, n: u64) -> String {
+    match (unit, n) {
+        (1, 1) => "1 byte of NOPs".to_string(),
+        (1, n) => format!("{n} bytes of NOPs"),
+        (_, 1) => "1 NOP".to_string(),
+        (_, n) => format!("{n} NOPs"),
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Rebuild the landing-pad fixtures (ibt-missing-endbr, bti-missing-landing-pad,
+# gnu-property, objlint stats). Needs gcc, clang-19, gcc-aarch64-linux-gnu, binutils.
+set -euo pipefail
+cd "$(dirname "$0")"
+A64=aarch64-linux-gnu-gcc
+# x86: kernel-style (-fno-pie: `mov $sym`), PIE (`lea sym(%rip)` without
+# relocations), no CET at all, clang.
+gcc -O2 -fcf-protection=branch -fno-pie -mcmodel=kernel -c fnptr.c -o fnptr-ibt.o
+gcc -O2 -fcf-protection=branch -fpie -c fnptr.c -o fnptr-ibt-pie.o
+gcc -O2 -fcf-protection=none -fno-pie -c fnptr.c -o fnptr-noibt.o
+clang-19 -O2 -fcf-protection=branch -fno-pie -c fnptr.c -o fnptr-ibt-clang.o
+gcc -O2 -fcf-protection=branch -fno-pie -fjump-tables -c switch.c -o switch-jt.o
+gcc -O2 -fcf-protection=branch -fno-pie -fno-jump-tables -c switch.c -o switch-nojt.o
+as ibt-cases.s -o ibt-cases.o
+as jt-tracked.s -o jt-tracked.o
+as gnuprop-noclaim.s -o gnuprop-noclaim.o
+# arm64: BTI + PAC (gcc with the kernel's CALL_OPS entry, and clang-19),
+# PAC only (no BTI: not enforced unless --ibt), jump tables.
+$A64 -O2 -mbranch-protection=pac-ret+bti -fpatchable-function-entry=4,2 -c fnptr.c -o fnptr-bti.o
+clang-19 --target=aarch64-linux-gnu -O2 -mbranch-protection=pac-ret+bti -c fnptr.c -o fnptr-bti-clang.o
+$A64 -O2 -mbranch-protection=pac-ret -c fnptr.c -o fnptr-pac.o
+$A64 -O2 -mbranch-protection=pac-ret+bti -fjump-tables -c switch.c -o switch-bti.o
+aarch64-linux-gnu-as bti-cases.s -o bti-cases.o

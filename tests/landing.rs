@@ -1,0 +1,326 @@
+//! Landing pads: ibt-missing-endbr, bti-missing-landing-pad, gnu-property and
+//! `objlint stats` on the fixtures in testdata/landing (rebuilt by its
+//! build.sh), compared with the expected output beside them.
+
+use std::process::Command;
+
+const DIR: &str = "testdata/landing";
+
+/// Every fixture object, in a fixed order.
+const OBJECTS: &[&str] = &[
+    "bti-cases.o",
+    "fnptr-bti-clang.o",
+    "fnptr-bti.o",
+    "fnptr-ibt-clang.o",
+    "fnptr-ibt-pie.o",
+    "fnptr-ibt.o",
+    "fnptr-noibt.o",
+    "fnptr-pac.o",
+    "gnuprop-noclaim.o",
+    "ibt-cases.o",
+    "jt-tracked.o",
+    "switch-bti.o",
+    "switch-jt.o",
+    "switch-nojt.o",
+];
+
+fn objlint(args: &[&str], objects: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args(args)
+        .args(objects.iter().map(|o| format!("{DIR}/{o}")))
+        .output()
+        .expect("run objlint");
+    (
+        String::from_utf8(out.stdout).expect("utf-8 output"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn expected(name: &str) -> String {
+    std::fs::read_to_string(format!("{DIR}/{name}")).expect("expected file")
+}
+
+#[test]
+fn findings_match_expected() {
+    let (out, code) = objlint(
+        &[
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "ibt-missing-endbr,bti-missing-landing-pad,gnu-property",
+        ],
+        OBJECTS,
+    );
+    assert_eq!(out, expected("expected.txt"));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn forced_on_objects_without_pads() {
+    // Built without IBT / with PAC only: silent unless --ibt forces the check,
+    // and PACIASP then counts as an implicit BTI c (setup() is not reported).
+    let objs = &["fnptr-noibt.o", "fnptr-pac.o"];
+    let rules = "ibt-missing-endbr,bti-missing-landing-pad";
+    let (quiet, code) = objlint(&["check", "--format", "short", "--enable", rules], objs);
+    assert_eq!(quiet, "");
+    assert_eq!(code, 0);
+    let (out, _) = objlint(
+        &["check", "--format", "short", "--ibt", "--enable", rules],
+        objs,
+    );
+    assert_eq!(out, expected("expected-forced.txt"));
+}
+
+#[test]
+fn no_ibt_turns_the_checks_off() {
+    let (out, code) = objlint(
+        &[
+            "check",
+            "--format",
+            "short",
+            "--no-ibt",
+            "--enable",
+            "ibt-missing-endbr,bti-missing-landing-pad",
+        ],
+        &["ibt-cases.o", "bti-cases.o"],
+    );
+    assert_eq!(out, "");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn json_names_the_target() {
+    let (out, _) = objlint(
+        &["check", "--format", "json", "--enable", "ibt-missing-endbr"],
+        &["jt-tracked.o"],
+    );
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["rule"], "ibt-missing-endbr");
+    assert_eq!(first["section"], ".rodata");
+    assert_eq!(first["target"]["symbol"], "sw");
+    assert_eq!(first["target"]["symbol_offset"], 0x10);
+}
+
+#[test]
+fn stats_match_expected() {
+    let (out, code) = objlint(&["stats", "--format", "short"], OBJECTS);
+    assert_eq!(out, expected("stats.txt"));
+    assert_eq!(code, 0);
+    let (out, _) = objlint(&["stats", "--format", "short", "--link"], OBJECTS);
+    assert_eq!(out, expected("stats-link.txt"));
+    let (out, _) = objlint(&["stats", "--list", "--link"], OBJECTS);
+    assert_eq!(out, expected("stats-list.txt"));
+}
+
+#[test]
+fn stats_json_totals_per_arch() {
+    let (out, _) = objlint(&["stats", "--format", "json", "--summary"], OBJECTS);
+    let totals: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(totals.len(), 2);
+    assert_eq!(totals[0]["arch"], "x86_64");
+    assert_eq!(totals[1]["arch"], "aarch64");
+    assert!(totals.iter().all(|t| t["total"] == true));
+    // clang-19 gives the direct-call-only static helper() a `bti c`: a gadget.
+    let (one, _) = objlint(&["stats", "--format", "json"], &["fnptr-bti-clang.o"]);
+    let v: serde_json::Value = serde_json::from_str(one.lines().next().unwrap()).unwrap();
+    assert_eq!(v["unneeded"]["bti c"], 1);
+    assert_eq!(v["address_taken"], 3);
+}
+
+#[test]
+fn ibt_fixture_sources_still_assemble() {
+    // The hand-written fixtures are the source of truth; rebuilding one with
+    // the system assembler must give the committed object's findings.
+    let Ok(st) = Command::new("as").arg("--version").output() else {
+        return;
+    };
+    if !st.status.success() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("ibt-cases.o");
+    let ok = Command::new("as")
+        .arg(format!("{DIR}/ibt-cases.s"))
+        .arg("-o")
+        .arg(&obj)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let fresh = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args([
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "ibt-missing-endbr",
+        ])
+        .arg(&obj)
+        .output()
+        .unwrap();
+    let fresh = String::from_utf8(fresh.stdout).unwrap();
+    let committed = objlint(
+        &[
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "ibt-missing-endbr",
+        ],
+        &["ibt-cases.o"],
+    )
+    .0;
+    let strip = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.split_once(": ").map(|x| x.1).unwrap_or(l).to_string())
+            .collect()
+    };
+    assert_eq!(strip(&fresh), strip(&committed));
+    assert_eq!(strip(&fresh).len(), 8);
+}
+
+mod real {
+    //! The real Debian modules in testdata/real.
+    use objlint::arch::Pad;
+    use objlint::config::Options;
+    use objlint::elf::{Machine, Object, Place};
+    use objlint::engine::check_bytes;
+    use objlint::model::Model;
+    use objlint::model::address_taken::pad_at;
+    use objlint::rules::Rules;
+    use std::collections::BTreeSet;
+    use std::path::PathBuf;
+
+    const RULES: [&str; 3] = [
+        "ibt-missing-endbr",
+        "bti-missing-landing-pad",
+        "gnu-property",
+    ];
+
+    fn modules() -> Vec<(String, Vec<u8>)> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let dirs = [
+            root.join("testdata/real"),
+            root.join("testdata/landing/real"),
+        ];
+        let (inputs, errs) = objlint::input::expand(&dirs);
+        assert!(errs.is_empty());
+        let v: Vec<_> = inputs
+            .into_iter()
+            .map(|i| {
+                (
+                    i.path.display().to_string(),
+                    std::fs::read(&i.path).unwrap(),
+                )
+            })
+            .collect();
+        assert!(v.len() >= 10);
+        v
+    }
+
+    fn opts() -> Options {
+        Options {
+            only: Some(RULES.iter().map(|r| r.to_string()).collect()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn clean_on_real_modules() {
+        let rules = Rules::builtin();
+        for (name, bytes) in modules() {
+            let rep = check_bytes(&name, &bytes, &rules, &opts());
+            assert!(rep.error.is_none());
+            assert!(rep.findings.is_empty(), "{name}: {:?}", rep.findings);
+        }
+    }
+
+    /// With `--link`, the unneeded ENDBR64s are exactly the ones objtool
+    /// listed in `.ibt_endbr_seal` when it built the module.
+    #[test]
+    fn unneeded_pads_match_objtools_seal_list() {
+        let rules = Rules::builtin();
+        let mut compared = 0;
+        for (name, bytes) in modules() {
+            let obj = Object::parse(&bytes).unwrap();
+            if obj.machine != Machine::X86_64 {
+                continue;
+            }
+            let mut sealed = BTreeSet::new();
+            for &s in obj.sections_named(".ibt_endbr_seal") {
+                for r in obj.relocs(s) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+                        sealed.insert((section, offset));
+                    }
+                }
+            }
+            let m = Model::build(&obj, &rules);
+            let at = m.address_taken(&rules.landing_pads);
+            let ours: BTreeSet<_> = at
+                .unneeded_entry_pads(&m, true)
+                .iter()
+                .filter(|e| e.pad.sealable())
+                .map(|e| (e.section, e.offset))
+                .collect();
+            assert_eq!(ours, sealed, "{name}");
+            compared += sealed.len();
+        }
+        assert!(
+            compared >= 13,
+            "the .ibt_endbr_seal lists of testdata/landing/real"
+        );
+    }
+
+    /// Overwrite the ENDBR64 of address-taken functions with a NOP: each must
+    /// be reported at its references, naming it as the target, and nothing else.
+    #[test]
+    fn removed_endbr_is_reported() {
+        let rules = Rules::builtin();
+        let mut injected = 0;
+        for (name, bytes) in modules() {
+            let obj = Object::parse(&bytes).unwrap();
+            if obj.machine != Machine::X86_64 {
+                continue;
+            }
+            let m = Model::build(&obj, &rules);
+            let at = m.address_taken(&rules.landing_pads);
+            let victims: Vec<_> = (0..m.functions.len())
+                .filter(|&f| {
+                    let func = &m.functions[f];
+                    at.is_taken(f) && pad_at(&m, func.section, func.start) == Some(Pad::Endbr64)
+                })
+                .take(5)
+                .collect();
+            for f in victims {
+                let func = &m.functions[f];
+                let at_file = (obj.sections[func.section].offset + func.start) as usize;
+                let mut b = bytes.clone();
+                b[at_file..at_file + 4].copy_from_slice(&[0x0f, 0x1f, 0x40, 0x00]);
+                let rep = check_bytes(&name, &b, &rules, &opts());
+                let endbr: Vec<_> = rep
+                    .findings
+                    .iter()
+                    .filter(|x| x.rule == "ibt-missing-endbr")
+                    .collect();
+                assert!(!endbr.is_empty(), "{name}: {} not reported", func.name);
+                for x in &endbr {
+                    let t = x.target.as_ref().unwrap();
+                    assert_eq!(t.symbol.as_deref(), Some(func.name.as_str()));
+                    assert_eq!(t.symbol_offset, 0);
+                }
+                assert!(
+                    rep.findings
+                        .iter()
+                        .all(|x| x.rule == "ibt-missing-endbr" || x.rule == "gnu-property"),
+                    "{name}: {:?}",
+                    rep.findings
+                );
+                injected += 1;
+            }
+        }
+        assert!(injected >= 10);
+    }
+}

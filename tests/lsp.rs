@@ -1,0 +1,342 @@
+//! `objlint lsp` over real stdio: JSON-RPC with Content-Length framing, as an
+//! editor speaks it. The workspace is a temporary copy of testdata/lsp with a
+//! compile_commands.json naming the object built from driver.c.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/lsp");
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start(root: &Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_objlint"))
+            .arg("lsp")
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn objlint lsp");
+        let stdin = child.stdin.take().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if out.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        len = v.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; len.expect("Content-Length header")];
+                out.read_exact(&mut body).unwrap();
+                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            rx,
+            next_id: 1,
+        }
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait(|m| m["id"] == id)
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next message matching `want`, skipping others (log messages).
+    fn wait(&mut self, want: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let m = self
+                .rx
+                .recv_timeout(left)
+                .expect("no expected message from the server within 30s");
+            if want(&m) {
+                return m;
+            }
+        }
+    }
+
+    /// Diagnostics published until every file in `files` was published once
+    /// after this call; returns the last list per file.
+    fn diagnostics(&mut self, files: &[&Path]) -> Vec<(PathBuf, Vec<Value>)> {
+        let mut got: Vec<(PathBuf, Vec<Value>)> = Vec::new();
+        while files.iter().any(|f| !got.iter().any(|(g, _)| g == f)) {
+            let m = self.wait(|m| m["method"] == "textDocument/publishDiagnostics");
+            let uri = m["params"]["uri"].as_str().unwrap();
+            let path = PathBuf::from(uri.strip_prefix("file://").expect("file URI"));
+            let list = m["params"]["diagnostics"].as_array().unwrap().clone();
+            got.retain(|(p, _)| *p != path);
+            got.push((path, list));
+        }
+        // The rest of the same check's burst (other files, e.g. headers).
+        while let Ok(m) = self.rx.recv_timeout(Duration::from_millis(500)) {
+            if m["method"] == "textDocument/publishDiagnostics" {
+                let uri = m["params"]["uri"].as_str().unwrap();
+                let path = PathBuf::from(uri.strip_prefix("file://").expect("file URI"));
+                let list = m["params"]["diagnostics"].as_array().unwrap().clone();
+                got.retain(|(p, _)| *p != path);
+                got.push((path, list));
+            }
+        }
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        got
+    }
+
+    fn stop(mut self) {
+        let r = self.request("shutdown", Value::Null);
+        assert!(r.get("error").is_none(), "shutdown failed: {r}");
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                assert!(st.success(), "objlint lsp exited with {st}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "objlint lsp did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn uri(p: &Path) -> String {
+    format!("file://{}", p.display())
+}
+
+/// A workspace: sources at the root, the object in obj/ (out of tree, as
+/// kbuild's O= does), compile_commands.json in build/.
+fn workspace() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path();
+    std::fs::create_dir_all(root.join("inc")).unwrap();
+    std::fs::create_dir_all(root.join("obj")).unwrap();
+    std::fs::create_dir_all(root.join("build")).unwrap();
+    for f in ["driver.c", "inc/fatal.h"] {
+        std::fs::copy(Path::new(FIXTURES).join(f), root.join(f)).unwrap();
+    }
+    std::fs::copy(
+        Path::new(FIXTURES).join("driver.o"),
+        root.join("obj/driver.o"),
+    )
+    .unwrap();
+    let db = json!([{
+        "directory": root,
+        "file": "driver.c",
+        "command": "gcc -O2 -g -ffunction-sections -c -o obj/driver.o driver.c",
+    }]);
+    std::fs::write(root.join("build/compile_commands.json"), db.to_string()).unwrap();
+    t
+}
+
+fn initialize(c: &mut Client, root: &Path) {
+    let r = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+    );
+    assert!(
+        r["result"]["capabilities"]["textDocumentSync"]["openClose"] == true,
+        "{r}"
+    );
+    c.notify("initialized", json!({}));
+}
+
+fn open(c: &mut Client, p: &Path) {
+    let text = std::fs::read_to_string(p).unwrap();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(p), "languageId": "c", "version": 1, "text": text}}),
+    );
+}
+
+/// All diagnostics, flattened with their file.
+fn flatten(got: &[(PathBuf, Vec<Value>)]) -> Vec<(PathBuf, Value)> {
+    got.iter()
+        .flat_map(|(p, l)| l.iter().map(|d| (p.clone(), d.clone())))
+        .collect()
+}
+
+/// Holds with or without DWARF line mapping: the rule, severity, source and
+/// the two findings of driver.o are published, the one in stop() (whose code
+/// is in driver.c itself) on driver.c; a rebuilt clean object clears them.
+#[test]
+fn publishes_and_clears_diagnostics() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let got = c.diagnostics(&[&src]);
+    let all = flatten(&got);
+    assert_eq!(all.len(), 2, "{got:#?}");
+    for (_, d) in &all {
+        assert_eq!(d["code"], "fallthrough");
+        assert_eq!(d["source"], "objlint");
+        assert_eq!(d["severity"], 1);
+        assert!(d["message"].as_str().unwrap().contains("driver.o: "), "{d}");
+        let href = d["codeDescription"]["href"].as_str().unwrap();
+        assert!(href.starts_with("file://") && href.ends_with("#fallthrough"));
+    }
+    let msgs: Vec<&str> = all
+        .iter()
+        .map(|(_, d)| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        msgs.iter().any(|m| m.starts_with("scale() falls through")),
+        "{msgs:?}"
+    );
+    let stop = all
+        .iter()
+        .find(|(_, d)| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("stop() falls through")
+        })
+        .expect("stop() finding");
+    assert_eq!(stop.0, src);
+
+    // Saving re-checks and publishes the same again.
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&src)}}),
+    );
+    let again = c.diagnostics(&[&src]);
+    assert_eq!(flatten(&again).len(), 2, "{again:#?}");
+
+    // A rebuild: the fixed object replaces the old one; everything clears.
+    let files: Vec<PathBuf> = got.iter().map(|(p, _)| p.clone()).collect();
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::copy(
+        Path::new(FIXTURES).join("driver-fixed.o"),
+        root.join("obj/driver.o"),
+    )
+    .unwrap();
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let after = c.diagnostics(&refs);
+    assert!(flatten(&after).is_empty(), "{after:#?}");
+    c.stop();
+}
+
+/// Needs DWARF source mapping (`crate::source::annotate`, branch `sarif`):
+/// stop()'s finding on its line of driver.c, scale()'s on the line of
+/// inc/fatal.h its call was inlined from.
+#[test]
+#[ignore = "needs DWARF source mapping (src/source.rs is still a stub on this branch)"]
+fn diagnostics_at_mapped_lines() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    let hdr = root.join("inc/fatal.h");
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let got = c.diagnostics(&[&src, &hdr]);
+    let all = flatten(&got);
+    let at = |name: &str| {
+        let (p, d) = all
+            .iter()
+            .find(|(_, d)| d["message"].as_str().unwrap().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} finding in {got:#?}"));
+        (p.clone(), d["range"]["start"]["line"].as_u64().unwrap())
+    };
+    // 0-based lines: driver.c:12 `report_fatal("stop");`, fatal.h:10 `report_fatal(msg);`
+    assert_eq!(at("stop()"), (src.clone(), 11));
+    assert_eq!(at("scale()"), (hdr.clone(), 9));
+    c.stop();
+}
+
+/// A source the compile database does not know gets no diagnostics and the
+/// server keeps answering.
+#[test]
+fn unknown_source_and_unknown_request() {
+    let t = workspace();
+    let root = t.path();
+    let other = root.join("other.c");
+    std::fs::write(&other, "int x;\n").unwrap();
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &other);
+    let log = c.wait(|m| m["method"] == "window/logMessage");
+    assert!(
+        log["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not in compile_commands.json"),
+        "{log}"
+    );
+    let r = c.request("textDocument/hover", json!({}));
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    c.stop();
+}
+
+/// Opened before the object is built: checked when it appears. Closing the
+/// source clears its diagnostics.
+#[test]
+fn object_built_later_and_close() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    let obj = root.join("obj/driver.o");
+    std::fs::remove_file(&obj).unwrap();
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let log = c.wait(|m| m["method"] == "window/logMessage");
+    assert!(
+        log["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not built yet"),
+        "{log}"
+    );
+    std::fs::copy(Path::new(FIXTURES).join("driver.o"), &obj).unwrap();
+    let got = c.diagnostics(&[&src]);
+    assert_eq!(flatten(&got).len(), 2, "{got:#?}");
+    let files: Vec<PathBuf> = got.iter().map(|(p, _)| p.clone()).collect();
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&src)}}),
+    );
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let after = c.diagnostics(&refs);
+    assert!(flatten(&after).is_empty(), "{after:#?}");
+    c.stop();
+}
