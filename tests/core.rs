@@ -4,8 +4,9 @@
 //! can count.
 //!
 //! Expected findings live beside each fixture as NAME.expected (`--format
-//! short`, run from testdata/core). After a deliberate change, rewrite them
-//! with `OBJLINT_BLESS=1 cargo test --test core` and review the diff.
+//! short --enable fallthrough`, run from testdata/core). After a deliberate
+//! change, rewrite them with `OBJLINT_BLESS=1 cargo test --test core` and
+//! review the diff.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -83,7 +84,17 @@ fn fixtures_match_expected_findings() {
         let name = rel(obj);
         let out = objlint(
             &dir,
-            &["check", "--format", "short", "-q", "-j", "1", &name],
+            &[
+                "check",
+                "--format",
+                "short",
+                "-q",
+                "-j",
+                "1",
+                "--enable",
+                "fallthrough",
+                &name,
+            ],
         );
         let got = text(&out.stdout);
         let code = out.status.code();
@@ -247,7 +258,16 @@ fn directory_walk_finds_every_object_in_order() {
     let dir = core_dir();
     let out = objlint(
         &root(),
-        &["check", "--format", "short", "-j", "2", "testdata/core"],
+        &[
+            "check",
+            "--format",
+            "short",
+            "-j",
+            "2",
+            "--enable",
+            "fallthrough",
+            "testdata/core",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     let mut want = String::new();
@@ -301,6 +321,8 @@ fn json_lines_follow_the_contract() {
             "--format",
             "json",
             "-q",
+            "--enable",
+            "fallthrough",
             "x86/missing-ret.o",
             "arm64/end-of-section.o",
         ],
@@ -408,7 +430,14 @@ fn exit_codes() {
     let dir = core_dir();
     let code = |args: &[&str]| objlint(&dir, args).status.code();
     assert_eq!(
-        code(&["check", "-q", "x86/endings.o", "arm64/endings.o"]),
+        code(&[
+            "check",
+            "-q",
+            "--enable",
+            "fallthrough",
+            "x86/endings.o",
+            "arm64/endings.o"
+        ]),
         Some(0)
     );
     assert_eq!(code(&["check", "-q", "x86/missing-ret.o"]), Some(1));

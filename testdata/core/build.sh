@@ -3,7 +3,8 @@
 # and both compilers (with and without -ffunction-sections), hand-written
 # assembly for exact cases, and input-handling copies (archive, .ko.xz,
 # .ko.zst). Expected findings sit beside each object as NAME.expected
-# (`objlint check --format short`, run from this folder); tests/core.rs
+# (`objlint check --format short --enable fallthrough`, run from this
+# folder); tests/core.rs
 # compares them.
 # Needs: gcc, clang-19, gcc-aarch64-linux-gnu, binutils, xz-utils, zstd.
 set -euo pipefail
@@ -11,7 +12,9 @@ cd "$(dirname "$0")"
 
 X86_GCC="gcc -O2 -fcf-protection=branch -fpatchable-function-entry=16,16"
 X86_CLANG="clang-19 -O2 -fsanitize=kcfi -fpatchable-function-entry=16,16"
-A64_GCC="aarch64-linux-gnu-gcc -O2 -mbranch-protection=pac-ret+bti -fpatchable-function-entry=4,2"
+# -falign-functions=8 as the kernel adds with CALL_OPS (the ops slot at f-8
+# must be 8-byte aligned).
+A64_GCC="aarch64-linux-gnu-gcc -O2 -mbranch-protection=pac-ret+bti -fpatchable-function-entry=4,2 -falign-functions=8"
 A64_CLANG="clang-19 --target=aarch64-linux-gnu -O2 -fsanitize=kcfi"
 
 cc() { # cc OUT COMPILER...
