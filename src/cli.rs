@@ -1,6 +1,7 @@
 //! Command-line arguments and dispatch. Exit status: 0 clean, 1 findings at
 //! error level, 2 unreadable input or bad usage.
 
+use crate::baseline::{self, Baseline};
 use crate::config::{ConfigFile, Options};
 use crate::elf::Machine;
 use crate::engine;
@@ -321,6 +322,13 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             .num_threads(j)
             .build_global();
     }
+    let baseline = match &a.baseline {
+        Some(p) => match Baseline::read(p) {
+            Ok(b) => Some((b, baseline::root_of(p))),
+            Err(e) => return usage_error(&e),
+        },
+        None => None,
+    };
     let (inputs, walk_errors) = input::expand(&a.paths);
     let progress = if !a.quiet && inputs.len() > 1 && std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(inputs.len() as u64).with_style(
@@ -330,13 +338,30 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let reports = engine::check_inputs_with(&inputs, &rules, &opts, &|| progress.inc(1));
+    let mut reports = engine::check_inputs_with(&inputs, &rules, &opts, &|| progress.inc(1));
     progress.finish_and_clear();
+    if let Some(p) = &a.write_baseline {
+        let all = reports
+            .iter()
+            .flat_map(|r| r.findings.iter().map(move |f| (r.file.as_str(), f)));
+        if let Err(e) = Baseline::record(all, baseline::root_of(p).as_deref()).write(p) {
+            eprintln!("objlint: error: {e}");
+            return 2;
+        }
+    }
+    let mut baselined = 0;
+    if let Some((b, root)) = baseline {
+        let mut filter = baseline::Filter::new(&b, root);
+        for r in reports.iter_mut() {
+            filter.retain_new(&r.file, &mut r.findings);
+        }
+        baselined = filter.suppressed;
+    }
     let tty = std::io::stdout().is_terminal();
     let format = a
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
-    let mut em = report::emitter(format, tty);
+    let mut em = report::emitter_for(format, tty, &rules);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut bad = walk_errors.len();
@@ -348,6 +373,10 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         if let Some(e) = &r.error {
             eprintln!("objlint: {}: {e}", r.file);
             bad += 1;
+            // Formats that record failures (SARIF) see the report too.
+            if em.object(r, &mut out).is_err() {
+                return 2;
+            }
             continue;
         }
         nobj += 1;
@@ -367,14 +396,19 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     }
     drop(out);
     if !a.quiet {
+        let base = if a.baseline.is_some() {
+            format!(", {baselined} in the baseline")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "objlint: {nobj} objects, {nfunc} functions, {nfind} findings ({nerr} errors), {bad} unreadable, {:.2}s",
+            "objlint: {nobj} objects, {nfunc} functions, {nfind} findings ({nerr} errors){base}, {bad} unreadable, {:.2}s",
             t0.elapsed().as_secs_f64()
         );
     }
     if bad > 0 {
         2
-    } else if nerr > 0 {
+    } else if nerr > 0 && a.write_baseline.is_none() {
         1
     } else {
         0

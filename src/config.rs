@@ -75,7 +75,15 @@ pub struct ConfigFile {
 impl ConfigFile {
     pub fn read(path: &Path) -> Result<ConfigFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+        let cfg: ConfigFile =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some([m, n]) = cfg.patchable.filter(|[m, n]| n > m) {
+            return Err(format!(
+                "{}: patchable = [{m}, {n}]: N must not exceed M",
+                path.display()
+            ));
+        }
+        Ok(cfg)
     }
 
     /// `objlint.toml` in `start` or the nearest folder above it.

@@ -5,6 +5,7 @@
 //! [`model`] (functions, flow) → [`checks`] (findings) → [`report`] (formats).
 
 pub mod arch;
+pub mod baseline;
 pub mod checks;
 pub mod cli;
 pub mod compdb;

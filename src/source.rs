@@ -1,7 +1,353 @@
-//! Mapping (section, offset) to source lines through DWARF.
+//! Mapping (section, offset) to source lines through DWARF `.debug_line`.
+//!
+//! A relocatable object has no addresses yet: in a `-ffunction-sections`
+//! object every function's section starts at 0 and the line table's
+//! `DW_LNE_set_address` operands are 0 plus a relocation against the
+//! section. Read plainly, every function would claim address 0. So each
+//! allocated section gets a synthetic base address, the debug sections are
+//! copied (uncompressed when `SHF_COMPRESSED` or `.zdebug_*`) and their
+//! absolute relocations applied against those bases, and gimli reads the
+//! result. Inlined code maps to the header it came from: the line table row
+//! names that file.
 
-use crate::checks::Finding;
-use crate::elf::Object;
+use crate::checks::{Finding, SourceLoc};
+use crate::elf::{Machine, Object, compressed};
+use gimli::{EndianSlice, LittleEndian, SectionId};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
-/// Fill `Finding::source` where the object has line information.
-pub fn annotate(_obj: &Object, _findings: &mut [Finding]) {}
+/// Fill `Finding::source` where the object has line information. Reads the
+/// DWARF only when there are findings.
+pub fn annotate(obj: &Object, findings: &mut [Finding]) {
+    if findings.is_empty() {
+        return;
+    }
+    let Ok(map) = LineMap::new(obj) else {
+        return;
+    };
+    if map.is_empty() {
+        return;
+    }
+    for f in findings.iter_mut() {
+        f.source = map.lookup(f.section_index, f.offset);
+    }
+}
+
+/// The source position of one place in an object, if its DWARF says.
+/// Builds the line map each time: use [`LineMap`] for many lookups.
+pub fn locate(obj: &Object, section: usize, offset: u64) -> Option<SourceLoc> {
+    LineMap::new(obj).ok()?.lookup(section, offset)
+}
+
+/// Where a mapped source file is on disk: as recorded (absolute, or relative
+/// to the working directory), else relative to the object's folder (objects
+/// built with `-fdebug-prefix-map=$PWD=.` record paths relative to where the
+/// compiler ran, usually beside the object). `object_file` may name an
+/// archive member as `lib.a(member.o)`.
+pub fn find_on_disk(object_file: &str, source_file: &str) -> Option<PathBuf> {
+    let src = Path::new(source_file);
+    if src.is_file() {
+        return Some(src.to_path_buf());
+    }
+    if src.is_absolute() {
+        return None;
+    }
+    let obj = match object_file.strip_suffix(')').and_then(|s| s.rfind('(')) {
+        Some(i) => &object_file[..i],
+        None => object_file,
+    };
+    let p = Path::new(obj).parent()?.join(src);
+    p.is_file().then_some(p)
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    address: u64,
+    file: u32,
+    line: u32,
+    column: u32,
+}
+
+#[derive(Debug)]
+struct Sequence {
+    start: u64,
+    end: u64,
+    rows: Vec<Row>,
+}
+
+/// The line table of one object, addressed by (section, offset).
+#[derive(Debug, Default)]
+pub struct LineMap {
+    /// Synthetic address of each section (0 for non-allocated ones).
+    base: Vec<u64>,
+    files: Vec<String>,
+    /// Sorted by start, not overlapping.
+    sequences: Vec<Sequence>,
+}
+
+/// The DWARF sections gimli needs for line tables and unit roots.
+const NEEDED: [SectionId; 7] = [
+    SectionId::DebugAbbrev,
+    SectionId::DebugAddr,
+    SectionId::DebugInfo,
+    SectionId::DebugLine,
+    SectionId::DebugLineStr,
+    SectionId::DebugStr,
+    SectionId::DebugStrOffsets,
+];
+
+impl LineMap {
+    /// Read the object's line tables. An object without `.debug_line` gives
+    /// an empty map; malformed DWARF gives an error.
+    pub fn new(obj: &Object) -> Result<LineMap, String> {
+        let base = synthetic_bases(obj);
+        let mut map = LineMap {
+            base,
+            ..LineMap::default()
+        };
+        if obj.sections_named(".debug_line").is_empty()
+            && obj.sections_named(".zdebug_line").is_empty()
+        {
+            return Ok(map);
+        }
+        let bases = relocation_bases(obj, &map.base);
+        let mut bytes: HashMap<SectionId, Vec<u8>> = HashMap::new();
+        for id in NEEDED {
+            bytes.insert(id, load_section(obj, id, &bases)?);
+        }
+        let empty: &[u8] = &[];
+        let dwarf = gimli::Dwarf::load(|id| -> Result<_, ()> {
+            let d = bytes.get(&id).map(Vec::as_slice).unwrap_or(empty);
+            Ok(EndianSlice::new(d, LittleEndian))
+        })
+        .map_err(|_| "DWARF sections".to_string())?;
+        map.read_units(&dwarf).map_err(|e| format!("DWARF: {e}"))?;
+        map.sequences.sort_by_key(|s| (s.start, s.end));
+        Ok(map)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sequences.is_empty()
+    }
+
+    /// The source position of `offset` in `section`. A row with line 0 (code
+    /// the compiler attributes to no line) takes the nearest line before it
+    /// in the same sequence.
+    pub fn lookup(&self, section: usize, offset: u64) -> Option<SourceLoc> {
+        let base = *self.base.get(section)?;
+        if base == 0 {
+            return None;
+        }
+        let addr = base.checked_add(offset)?;
+        let i = self.sequences.partition_point(|s| s.start <= addr);
+        let seq = &self.sequences[i.checked_sub(1)?];
+        if addr >= seq.end {
+            return None;
+        }
+        let k = seq.rows.partition_point(|r| r.address <= addr);
+        let row = seq.rows[..k].iter().rev().find(|r| r.line != 0)?;
+        Some(SourceLoc {
+            file: self.files[row.file as usize].clone(),
+            line: row.line,
+            column: row.column,
+        })
+    }
+
+    fn read_units(&mut self, dwarf: &gimli::Dwarf<EndianSlice<LittleEndian>>) -> gimli::Result<()> {
+        let mut interned: HashMap<String, u32> = HashMap::new();
+        let mut units = dwarf.units();
+        while let Some(header) = units.next()? {
+            let unit = dwarf.unit(header)?;
+            let Some(program) = unit.line_program.clone() else {
+                continue;
+            };
+            let comp_dir = unit
+                .comp_dir
+                .map(|d| d.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            // file index in this program -> index in self.files
+            let mut file_ids: Vec<Option<u32>> = Vec::new();
+            let mut rows = program.rows();
+            let mut current: Vec<Row> = Vec::new();
+            while let Some((header, row)) = rows.next_row()? {
+                if row.end_sequence() {
+                    if let Some(first) = current.first() {
+                        let start = first.address;
+                        let end = row.address();
+                        // Sequences at address 0 belong to no section we based
+                        // (an unrelocated or discarded one): drop them.
+                        if start != 0 && end > start {
+                            self.sequences.push(Sequence {
+                                start,
+                                end,
+                                rows: std::mem::take(&mut current),
+                            });
+                        }
+                    }
+                    current.clear();
+                    continue;
+                }
+                let fi = row.file_index();
+                let file = match file_ids.get(fi as usize).copied().flatten() {
+                    Some(f) => f,
+                    None => {
+                        let path = file_path(dwarf, &unit, header, fi, &comp_dir)?;
+                        let next = self.files.len() as u32;
+                        let f = *interned.entry(path.clone()).or_insert(next);
+                        if f == next {
+                            self.files.push(path);
+                        }
+                        // Indexes are small; a corrupt one only skips the cache.
+                        if fi < 1 << 16 {
+                            if file_ids.len() <= fi as usize {
+                                file_ids.resize(fi as usize + 1, None);
+                            }
+                            file_ids[fi as usize] = Some(f);
+                        }
+                        f
+                    }
+                };
+                let column = match row.column() {
+                    gimli::ColumnType::LeftEdge => 0,
+                    gimli::ColumnType::Column(c) => u32::try_from(c.get()).unwrap_or(0),
+                };
+                current.push(Row {
+                    address: row.address(),
+                    file,
+                    line: row
+                        .line()
+                        .map_or(0, |l| u32::try_from(l.get()).unwrap_or(0)),
+                    column,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A file of a line program as a path: the compilation directory, the
+/// file's directory, its name (each replacing the others when absolute),
+/// with `.` components dropped.
+fn file_path(
+    dwarf: &gimli::Dwarf<EndianSlice<LittleEndian>>,
+    unit: &gimli::Unit<EndianSlice<LittleEndian>>,
+    header: &gimli::LineProgramHeader<EndianSlice<LittleEndian>>,
+    index: u64,
+    comp_dir: &str,
+) -> gimli::Result<String> {
+    let Some(file) = header.file(index) else {
+        return Ok(format!("<file {index}>"));
+    };
+    let mut path = PathBuf::from(comp_dir);
+    // Directory 0 is the compilation directory (DWARF 5 repeats it there).
+    if file.directory_index() != 0
+        && let Some(dir) = file.directory(header)
+    {
+        path.push(dwarf.attr_string(unit, dir)?.to_string_lossy().as_ref());
+    }
+    path.push(
+        dwarf
+            .attr_string(unit, file.path_name())?
+            .to_string_lossy()
+            .as_ref(),
+    );
+    let clean: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    Ok(clean.to_string_lossy().into_owned())
+}
+
+/// A distinct address for every allocated section, with a gap between them
+/// so that a sequence's end never equals the next section's start.
+fn synthetic_bases(obj: &Object) -> Vec<u64> {
+    let mut next: u64 = 0x1_0000;
+    obj.sections
+        .iter()
+        .map(|s| {
+            if !s.is_alloc() {
+                return 0;
+            }
+            let b = next;
+            next = next.saturating_add(s.size).saturating_add(0x1f) & !0xf;
+            b
+        })
+        .collect()
+}
+
+/// The debug sections of one DWARF section name: `.debug_x` and `.zdebug_x`,
+/// in section order.
+fn debug_sections(obj: &Object, name: &str) -> Vec<usize> {
+    let zname = format!(".z{}", &name[1..]);
+    let mut idx: Vec<usize> = obj.sections_named(name).to_vec();
+    idx.extend_from_slice(obj.sections_named(&zname));
+    idx.sort_unstable();
+    idx
+}
+
+/// What a relocation against each section resolves to: the synthetic base
+/// for allocated sections; for a debug section, its place in the
+/// concatenation of the sections of its name (0 for the first, the usual
+/// and only one).
+fn relocation_bases(obj: &Object, synthetic: &[u64]) -> Vec<u64> {
+    let mut out = synthetic.to_vec();
+    for id in NEEDED {
+        let mut off = 0u64;
+        for s in debug_sections(obj, id.name()) {
+            out[s] = off;
+            off += compressed::logical_size(obj.data, &obj.sections[s]);
+        }
+    }
+    out
+}
+
+/// One DWARF section as gimli should see it: every object section of that
+/// name uncompressed and concatenated, with its absolute relocations applied.
+fn load_section(obj: &Object, id: SectionId, bases: &[u64]) -> Result<Vec<u8>, String> {
+    let idx = debug_sections(obj, id.name());
+    let mut out = Vec::new();
+    for i in idx {
+        let start = out.len();
+        out.extend_from_slice(&compressed::contents(obj, i)?);
+        apply_relocs(obj, i, &mut out[start..], bases);
+    }
+    Ok(out)
+}
+
+const R_X86_64_64: u32 = 1;
+const R_X86_64_32: u32 = 10;
+const R_X86_64_32S: u32 = 11;
+const R_AARCH64_ABS64: u32 = 257;
+const R_AARCH64_ABS32: u32 = 258;
+
+/// Apply the absolute relocations of `section` to `buf` (its uncompressed
+/// bytes). Others (PC-relative, TLS offsets) do not occur in the sections we
+/// read, or do not matter for line tables.
+fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
+    for r in obj.relocs(section) {
+        let width = match (obj.machine, r.r_type) {
+            (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
+            (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => {
+                4
+            }
+            _ => continue,
+        };
+        let Some(sym) = obj.symbols.get(r.sym) else {
+            continue;
+        };
+        let s = match sym.section_index() {
+            Some(sec) => bases[sec].wrapping_add(sym.value),
+            None => sym.value,
+        };
+        let v = s.wrapping_add(r.addend as u64);
+        let at = r.offset as usize;
+        let Some(dst) = buf.get_mut(at..at.saturating_add(width)) else {
+            continue;
+        };
+        if width == 8 {
+            dst.copy_from_slice(&v.to_le_bytes());
+        } else {
+            dst.copy_from_slice(&(v as u32).to_le_bytes());
+        }
+    }
+}

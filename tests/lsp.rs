@@ -259,7 +259,6 @@ fn publishes_and_clears_diagnostics() {
 /// stop()'s finding on its line of driver.c, scale()'s on the line of
 /// inc/fatal.h its call was inlined from.
 #[test]
-#[ignore = "needs DWARF source mapping (src/source.rs is still a stub on this branch)"]
 fn diagnostics_at_mapped_lines() {
     let t = workspace();
     let root = t.path();

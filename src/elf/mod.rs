@@ -7,6 +7,7 @@
 //! above this layer sees a raw `SHN_XINDEX`.
 
 pub mod annotations;
+pub mod compressed;
 
 use goblin::container::{Container, Ctx, Endian};
 use goblin::elf::header::{EM_AARCH64, EM_X86_64, ET_REL};
@@ -486,7 +487,7 @@ impl<'a> Object<'a> {
                 ctx,
             )
             .map_err(|e| ElfError(format!("bad relocation section {name}: {e}")))?;
-            let tsize = self.sections[target].size;
+            let tsize = compressed::logical_size(self.data, &self.sections[target]);
             let nsyms = self.symbols.len();
             let mut v = Vec::with_capacity(rs.len());
             for r in rs.iter() {

@@ -27,6 +27,9 @@ pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
             "symbol_offset": t.symbol_offset,
         });
     }
+    if let Some(s) = &f.source {
+        v["source"] = json!({ "file": s.file, "line": s.line, "column": s.column });
+    }
     if !f.notes.is_empty() {
         v["notes"] = json!(f.notes);
     }

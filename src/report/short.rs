@@ -1,5 +1,6 @@
 //! `file: sym+0xoff: severity: message [rule]`, one line per finding, as
-//! compilers print, so editors' error parsers and build logs work.
+//! compilers print, so editors' error parsers and build logs work. When DWARF
+//! maps the site to a source line, ` (file:line:column)` follows `[rule]`.
 
 use super::{Emitter, location};
 use crate::engine::ObjectReport;
@@ -11,7 +12,7 @@ impl Emitter for Short {
     fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()> {
         for f in &rep.findings {
             let loc = location(f.symbol.as_deref(), f.symbol_offset, &f.section, f.offset);
-            writeln!(
+            write!(
                 w,
                 "{}: {loc}: {}: {} [{}]",
                 rep.file,
@@ -19,6 +20,10 @@ impl Emitter for Short {
                 f.message,
                 f.rule
             )?;
+            match &f.source {
+                Some(s) => writeln!(w, " ({})", super::source_position(s))?,
+                None => writeln!(w)?,
+            }
         }
         Ok(())
     }

@@ -1,0 +1,280 @@
+//! SARIF 2.1.0: one log for the whole run, written in `finish`.
+//!
+//! Each result has up to two locations: the source line when DWARF maps the
+//! site (artifact = the source file, found on disk as `human` does, region =
+//! line/column), and always the
+//! object itself (artifact = the object, `address` = the offset in its
+//! section, with the section as the address's parent in `run.addresses`).
+//! The function is the logical location. A target (e.g. the function fallen
+//! into) is a related location. Objects that could not be read are tool
+//! execution notifications of the one invocation.
+
+use super::{Emitter, location};
+use crate::checks::Finding;
+use crate::engine::ObjectReport;
+use crate::rules::{Rules, Severity};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+pub struct Sarif {
+    rules: Vec<Value>,
+    rule_index: HashMap<String, usize>,
+    artifacts: Vec<Value>,
+    artifact_index: HashMap<String, usize>,
+    addresses: Vec<Value>,
+    address_index: HashMap<(usize, String), usize>,
+    results: Vec<Value>,
+    /// Objects that could not be checked, as tool notifications.
+    failures: Vec<Value>,
+}
+
+/// A URI reference for a path: relative paths stay relative, absolute ones
+/// become `file://` URIs; bytes outside the unreserved set are %-encoded.
+pub fn path_uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 8);
+    if path.starts_with('/') {
+        out.push_str("file://");
+    }
+    for &b in path.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/()+,;=@!$&'*".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Off => "none",
+    }
+}
+
+impl Sarif {
+    pub fn new(rules: &Rules) -> Sarif {
+        let mut rule_index = HashMap::new();
+        let rules: Vec<Value> = rules
+            .docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                rule_index.insert(d.id.clone(), i);
+                let mut help = format!("{}\n\n{}", d.what.trim(), d.why.trim());
+                if !d.example.trim().is_empty() {
+                    help.push_str(&format!("\n\nExample:\n{}", d.example.trim_matches('\n')));
+                }
+                json!({
+                    "id": d.id,
+                    "name": d.id,
+                    "shortDescription": { "text": d.summary },
+                    "fullDescription": { "text": d.what.trim() },
+                    "help": { "text": help },
+                    "defaultConfiguration": { "level": level(d.severity) },
+                    "properties": { "arch": d.arch },
+                })
+            })
+            .collect();
+        Sarif {
+            rules,
+            rule_index,
+            artifacts: Vec::new(),
+            artifact_index: HashMap::new(),
+            addresses: Vec::new(),
+            address_index: HashMap::new(),
+            results: Vec::new(),
+            failures: Vec::new(),
+        }
+    }
+
+    fn artifact(&mut self, path: &str, roles: &str) -> usize {
+        if let Some(&i) = self.artifact_index.get(path) {
+            return i;
+        }
+        let i = self.artifacts.len();
+        self.artifacts.push(json!({
+            "location": { "uri": path_uri(path) },
+            "roles": [roles],
+        }));
+        self.artifact_index.insert(path.to_string(), i);
+        i
+    }
+
+    /// The section as a top-level address of kind "section".
+    fn section_address(&mut self, object: usize, section: &str) -> usize {
+        let key = (object, section.to_string());
+        if let Some(&i) = self.address_index.get(&key) {
+            return i;
+        }
+        let i = self.addresses.len();
+        self.addresses.push(json!({
+            "index": i,
+            "kind": "section",
+            "name": section,
+        }));
+        self.address_index.insert(key, i);
+        i
+    }
+
+    /// The object as artifact with the address `section+offset`.
+    fn object_location(
+        &mut self,
+        object: usize,
+        section: &str,
+        offset: u64,
+        symbol: Option<&str>,
+        symbol_offset: u64,
+    ) -> Value {
+        let parent = self.section_address(object, section);
+        let name = location(symbol, symbol_offset, section, offset);
+        json!({
+            "physicalLocation": {
+                "artifactLocation": {
+                    "uri": self.artifacts[object]["location"]["uri"],
+                    "index": object,
+                },
+                "address": {
+                    "kind": "instruction",
+                    "name": name,
+                    "fullyQualifiedName": format!("{section}+{offset:#x}"),
+                    "relativeAddress": offset,
+                    "offsetFromParent": offset,
+                    "parentIndex": parent,
+                },
+            },
+        })
+    }
+
+    fn result(&mut self, rep: &ObjectReport, f: &Finding) -> Value {
+        let object = self.artifact(&rep.file, "analysisTarget");
+        let mut obj_loc = self.object_location(
+            object,
+            &f.section,
+            f.offset,
+            f.symbol.as_deref(),
+            f.symbol_offset,
+        );
+        let logical = f.symbol.as_ref().map(|s| {
+            json!([{ "name": s, "kind": "function", "fullyQualifiedName": format!("{}!{s}", rep.file) }])
+        });
+        let mut locations = Vec::new();
+        if let Some(s) = &f.source {
+            // The file as found from here (like the object's path), else as DWARF names it.
+            let path = crate::source::find_on_disk(&rep.file, &s.file)
+                .map_or_else(|| s.file.clone(), |p| p.to_string_lossy().into_owned());
+            let src = self.artifact(&path, "resultFile");
+            let mut region = json!({ "startLine": s.line });
+            if s.column > 0 {
+                region["startColumn"] = json!(s.column);
+            }
+            let mut l = json!({
+                "physicalLocation": {
+                    "artifactLocation": { "uri": path_uri(&path), "index": src },
+                    "region": region,
+                },
+            });
+            if let Some(lg) = &logical {
+                l["logicalLocations"] = lg.clone();
+            }
+            locations.push(l);
+        }
+        if let Some(lg) = logical {
+            obj_loc["logicalLocations"] = lg;
+        }
+        locations.push(obj_loc);
+        let mut r = json!({
+            "ruleId": f.rule,
+            "level": level(f.severity),
+            "message": { "text": f.message },
+            "locations": locations,
+            "partialFingerprints": {
+                "objlint/v1": crate::baseline::fingerprint(&rep.file, f),
+            },
+            "properties": { "arch": rep.arch.map(|a| a.name()) },
+        });
+        if let Some(&i) = self.rule_index.get(f.rule) {
+            r["ruleIndex"] = json!(i);
+        }
+        if let Some(t) = &f.target {
+            let mut rl = self.object_location(
+                object,
+                &t.section,
+                t.offset,
+                t.symbol.as_deref(),
+                t.symbol_offset,
+            );
+            rl["id"] = json!(1);
+            rl["message"] = json!({ "text": "target" });
+            r["relatedLocations"] = json!([rl]);
+        }
+        if !f.notes.is_empty() {
+            r["properties"]["notes"] = json!(f.notes);
+        }
+        r
+    }
+
+    /// The whole log.
+    pub fn log(&self) -> Value {
+        json!({
+            "$schema": SCHEMA,
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {
+                    "driver": {
+                        "name": "objlint",
+                        "version": env!("CARGO_PKG_VERSION"),
+                        "semanticVersion": env!("CARGO_PKG_VERSION"),
+                        "rules": self.rules,
+                    },
+                },
+                "invocations": [{
+                    "executionSuccessful": self.failures.is_empty(),
+                    "toolExecutionNotifications": self.failures,
+                }],
+                "artifacts": self.artifacts,
+                "addresses": self.addresses,
+                "results": self.results,
+                "columnKind": "unicodeCodePoints",
+            }],
+        })
+    }
+}
+
+impl Emitter for Sarif {
+    fn object(&mut self, rep: &ObjectReport, _w: &mut dyn Write) -> io::Result<()> {
+        if let Some(e) = &rep.error {
+            self.failures.push(json!({
+                "level": "error",
+                "message": { "text": format!("{}: {e}", rep.file) },
+                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": path_uri(&rep.file) } } }],
+            }));
+        }
+        for f in &rep.findings {
+            let r = self.result(rep, f);
+            self.results.push(r);
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, w: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *w, &self.log())?;
+        w.write_all(b"\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_uri;
+
+    #[test]
+    fn uris() {
+        assert_eq!(path_uri("a/b c.o"), "a/b%20c.o");
+        assert_eq!(path_uri("/x/lib.a(m.o)"), "file:///x/lib.a(m.o)");
+        assert_eq!(path_uri("ü.c"), "%C3%BC.c");
+    }
+}

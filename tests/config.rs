@@ -1,0 +1,136 @@
+//! `objlint.toml` end to end: found upward from the working directory or
+//! given with `--config`; per-rule severities change findings and the exit
+//! status; extra noreturn names change what falls through.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture() -> PathBuf {
+    std::fs::canonicalize("testdata/source/x86-gcc-dwarf5.o").unwrap()
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args(["check", "--format", "short"])
+        .args(args)
+        .arg(fixture())
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// A project folder with `objlint.toml` and a subfolder to run from.
+fn project(config: &str) -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("objlint.toml"), config).unwrap();
+    let sub = d.path().join("build/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    (d, sub)
+}
+
+#[test]
+fn without_config_findings_are_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(d.path(), &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).matches(": error: ").count(), 2);
+}
+
+#[test]
+fn severity_warning_keeps_findings_exit_zero() {
+    let (_d, sub) = project("[rules]\nfallthrough = \"warning\"\n");
+    let o = run_in(&sub, &[]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let out = stdout(&o);
+    assert_eq!(out.matches(": warning: ").count(), 2, "{out}");
+    assert!(!out.contains(": error: "));
+}
+
+#[test]
+fn severity_off_removes_findings() {
+    let (_d, sub) = project("[rules]\nfallthrough = \"off\"\n");
+    let o = run_in(&sub, &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn severity_error_exits_one() {
+    let (_d, sub) = project("[rules]\nfallthrough = \"error\"\n");
+    let o = run_in(&sub, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).matches(": error: ").count(), 2);
+}
+
+#[test]
+fn extra_noreturn_names_end_paths() {
+    let (_d, sub) = project("noreturn = [\"fixture_die\"]\n");
+    let o = run_in(&sub, &[]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn explicit_config_wins_over_the_found_one() {
+    let (d, sub) = project("[rules]\nfallthrough = \"off\"\n");
+    let other = d.path().join("strict.toml");
+    std::fs::write(&other, "[rules]\nfallthrough = \"warning\"\n").unwrap();
+    let o = run_in(&sub, &["--config", other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).matches(": warning: ").count(), 2);
+}
+
+#[test]
+fn command_line_disable_applies_over_config() {
+    let (_d, sub) = project("[rules]\nfallthrough = \"error\"\n");
+    let o = run_in(&sub, &["--disable", "fallthrough"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn bad_config_is_a_usage_error_naming_the_file() {
+    for bad in [
+        "[rules]\nfallthrough = \"loud\"\n",
+        "[rules]\nno-such-rule = \"off\"\n",
+        "unknown_key = 1\n",
+        "noreturn = \"not a list\"\n",
+        "patchable = [2, 4]\n",
+    ] {
+        let (_d, sub) = project(bad);
+        let o = run_in(&sub, &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("objlint.toml") || err.contains("no-such-rule"),
+            "{bad}: {err}"
+        );
+        assert_eq!(stdout(&o), "");
+    }
+}
+
+#[test]
+fn missing_explicit_config_is_an_error() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(d.path(), &["--config", "nope.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nope.toml"));
+}
+
+/// The example in docs/CONFIG.md is a valid config.
+#[test]
+fn documented_example_is_valid() {
+    let doc = std::fs::read_to_string("docs/CONFIG.md").unwrap();
+    let start = doc.find("```toml\n").unwrap() + 8;
+    let example = &doc[start..start + doc[start..].find("```").unwrap()];
+    let (_d, sub) = project(example);
+    let o = run_in(&sub, &[]);
+    // Other rules may have their say about this object under `ibt = true` and
+    // `patchable = [4, 2]`; the config itself must be accepted.
+    assert_ne!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(stdout(&o).matches("[fallthrough]").count(), 2);
+}
