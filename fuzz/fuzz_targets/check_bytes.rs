@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use objlint::config::Options;
 use objlint::engine::check_bytes;
-use objlint::report::{Format, emitter};
+use objlint::report::{Format, emitter_for};
 use objlint::rules::Rules;
 use std::sync::OnceLock;
 
@@ -22,9 +22,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(!e.contains("internal error"), "{e}");
         return;
     }
-    for format in [Format::Short, Format::Json, Format::Human] {
+    for format in [Format::Short, Format::Json, Format::Human, Format::Sarif] {
         let mut out = Vec::new();
-        let mut em = emitter(format, false);
+        let mut em = emitter_for(format, false, rules());
         em.object(&rep, &mut out).unwrap();
         em.finish(&mut out).unwrap();
     }
