@@ -2,15 +2,21 @@
 //! replaceable with `--rules DIR` (a file present there replaces ours).
 
 use crate::elf::Machine;
+use crate::elf::special::AltLayout;
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::OnceLock;
 
 const NORETURN: &str = include_str!("../rules/noreturn.toml");
 const PREFIX: &str = include_str!("../rules/prefix_symbols.toml");
 const RULES: &str = include_str!("../rules/rules.toml");
 const LANDING_PADS: &str = include_str!("../rules/landing_pads.toml");
 const PATCHABLE: &str = include_str!("../rules/patchable.toml");
+const UACCESS_SAFE: &str = include_str!("../rules/uaccess_safe.toml");
+const ALTERNATIVES: &str = include_str!("../rules/alternatives.toml");
+const NOINSTR: &str = include_str!("../rules/noinstr.toml");
+const CALLS: &str = include_str!("../rules/calls.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -220,13 +226,102 @@ impl LandingPadRules {
     }
 }
 
+/// `rules/alternatives.toml`.
+#[derive(Debug, Default, Deserialize)]
+struct AltFile {
+    #[serde(default)]
+    x86_64: Vec<AltLayout>,
+    #[serde(default)]
+    aarch64: Vec<AltLayout>,
+    #[serde(default)]
+    replacement_only: ArchValues<Vec<u16>>,
+}
+
+/// One value per architecture.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct ArchValues<T> {
+    #[serde(default)]
+    pub x86_64: T,
+    #[serde(default)]
+    pub aarch64: T,
+}
+
+impl<T> ArchValues<T> {
+    pub fn get(&self, m: Machine) -> &T {
+        match m {
+            Machine::X86_64 => &self.x86_64,
+            Machine::Aarch64 => &self.aarch64,
+        }
+    }
+}
+
+/// `rules/noinstr.toml`.
+#[derive(Debug, Default, Deserialize)]
+pub struct Noinstr {
+    pub sections: Vec<String>,
+    #[serde(default)]
+    pub section_prefixes: Vec<String>,
+    #[serde(default)]
+    allow: NameGroup,
+    #[serde(default)]
+    pub indirect_tables: Vec<String>,
+    #[serde(default)]
+    pub linked_module_sections: Vec<String>,
+    pub annotations: InstrAnnotations,
+}
+
+/// Where objtool's instrumentation_begin()/end() annotations live.
+#[derive(Debug, Default, Deserialize)]
+pub struct InstrAnnotations {
+    pub begin: String,
+    pub end: String,
+    pub typed: String,
+    pub type_begin: u32,
+    pub type_end: u32,
+}
+
+impl Noinstr {
+    /// Whether code in this section is noinstr.
+    pub fn is_noinstr_section(&self, name: &str) -> bool {
+        self.sections.iter().any(|s| s == name)
+            || self
+                .section_prefixes
+                .iter()
+                .any(|p| name.starts_with(p.as_str()))
+    }
+    /// Callees allowed from noinstr code wherever they live.
+    pub fn allowed(&self) -> NameSet {
+        let mut s = NameSet::default();
+        s.names.extend(self.allow.names.iter().cloned());
+        s.contains.extend(self.allow.contains.iter().cloned());
+        s
+    }
+}
+
+/// `rules/calls.toml`.
+#[derive(Debug, Default, Deserialize)]
+struct CallsFile {
+    #[serde(default)]
+    return_thunks: PerArch,
+    #[serde(default)]
+    indirect_thunks: PerArch,
+    #[serde(default)]
+    indirect_jumps_leave: ArchValues<bool>,
+}
+
 /// Everything from `rules/`, parsed once.
 #[derive(Debug)]
 pub struct Rules {
     noreturn: PerArch,
+    uaccess_safe: PerArch,
+    alternatives: AltFile,
+    calls: CallsFile,
+    pub noinstr: Noinstr,
     /// Names added by the config file (all architectures).
     extra_noreturn: Vec<String>,
     extra_uaccess_safe: Vec<String>,
+    /// `uaccess_safe()` per architecture, built on first use.
+    uaccess_safe_sets: [OnceLock<NameSet>; 2],
     pub extra_exempt_sections: Vec<String>,
     pub prefixes: Vec<Prefix>,
     pub docs: Vec<RuleDoc>,
@@ -254,8 +349,13 @@ impl Rules {
         let docs: RulesFile = load(dir, "rules.toml", RULES)?;
         Ok(Rules {
             noreturn: load(dir, "noreturn.toml", NORETURN)?,
+            uaccess_safe: load(dir, "uaccess_safe.toml", UACCESS_SAFE)?,
+            alternatives: load(dir, "alternatives.toml", ALTERNATIVES)?,
+            calls: load(dir, "calls.toml", CALLS)?,
+            noinstr: load(dir, "noinstr.toml", NOINSTR)?,
             extra_noreturn: Vec::new(),
             extra_uaccess_safe: Vec::new(),
+            uaccess_safe_sets: Default::default(),
             extra_exempt_sections: Vec::new(),
             prefixes: prefixes.prefix,
             docs: docs.rule,
@@ -280,8 +380,52 @@ impl Rules {
         self.extra_noreturn.extend(names.iter().cloned());
     }
 
+    /// Functions that may run with user access open (list plus config).
+    pub fn uaccess_safe(&self, m: Machine) -> &NameSet {
+        let slot = match m {
+            Machine::X86_64 => &self.uaccess_safe_sets[0],
+            Machine::Aarch64 => &self.uaccess_safe_sets[1],
+        };
+        slot.get_or_init(|| {
+            let mut s = self.uaccess_safe.for_machine(m);
+            for n in &self.extra_uaccess_safe {
+                s.insert(n);
+            }
+            s
+        })
+    }
+
+    /// `.altinstructions` entry layouts to try, in order.
+    pub fn alt_layouts(&self, m: Machine) -> &[AltLayout] {
+        match m {
+            Machine::X86_64 => &self.alternatives.x86_64,
+            Machine::Aarch64 => &self.alternatives.aarch64,
+        }
+    }
+
+    /// Features whose alternatives are followed through the replacement only.
+    pub fn alt_replacement_only(&self, m: Machine) -> &[u16] {
+        self.alternatives.replacement_only.get(m)
+    }
+
+    /// A jump to one of these is a return.
+    pub fn return_thunks(&self, m: Machine) -> NameSet {
+        self.calls.return_thunks.for_machine(m)
+    }
+
+    /// A call or jump to one of these is an indirect call through a register.
+    pub fn indirect_thunks(&self, m: Machine) -> NameSet {
+        self.calls.indirect_thunks.for_machine(m)
+    }
+
+    /// Whether an indirect jump inside a function leaves it (a tail call).
+    pub fn indirect_jumps_leave(&self, m: Machine) -> bool {
+        *self.calls.indirect_jumps_leave.get(m)
+    }
+
     pub fn extend_uaccess_safe(&mut self, names: &[String]) {
         self.extra_uaccess_safe.extend(names.iter().cloned());
+        self.uaccess_safe_sets = Default::default();
     }
 
     pub fn extend_exempt_sections(&mut self, names: &[String]) {
@@ -317,6 +461,35 @@ mod tests {
         assert!(x.contains("_RNvNtCs1_4core9panicking5panic"));
         assert!(r.is_prefix_symbol("__cfi_foo"));
         assert!(r.doc("fallthrough").is_some());
+        let safe = r.uaccess_safe(Machine::X86_64);
+        assert!(safe.contains("__asan_load8_noabort"));
+        assert!(safe.contains("rep_movs_alternative"));
+        assert!(safe.contains("clear_user_erms"));
+        assert!(!safe.contains("copy_from_user"));
+        assert!(
+            !r.uaccess_safe(Machine::Aarch64)
+                .contains("rep_movs_alternative")
+        );
+        assert!(
+            r.uaccess_safe(Machine::Aarch64)
+                .contains("__ubsan_handle_type_mismatch_v1")
+        );
+        assert_eq!(r.alt_layouts(Machine::X86_64)[0].size, 14);
+        assert_eq!(r.alt_layouts(Machine::Aarch64)[0].size, 12);
+        assert!(r.alt_replacement_only(Machine::X86_64).contains(&308));
+        assert!(r.noinstr.is_noinstr_section(".noinstr.text"));
+        assert!(r.noinstr.is_noinstr_section(".text..__x86.indirect_thunk"));
+        assert!(!r.noinstr.is_noinstr_section(".text"));
+        assert!(
+            r.return_thunks(Machine::X86_64)
+                .contains("__x86_return_thunk")
+        );
+        assert!(
+            r.indirect_thunks(Machine::X86_64)
+                .contains("__x86_indirect_thunk_rax")
+        );
+        assert!(r.indirect_jumps_leave(Machine::X86_64));
+        assert!(!r.indirect_jumps_leave(Machine::Aarch64));
         let lp = &r.landing_pads;
         assert!(lp.exempt_section("__ex_table").is_some());
         assert!(lp.exempt_section(".discard.reachable").is_some());

@@ -28,6 +28,15 @@ fn classify(i: &Instruction) -> Kind {
         Mnemonic::Popfq | Mnemonic::Popf => return Kind::PopFlags,
         Mnemonic::Nop => return Kind::Nop,
         Mnemonic::Ud0 | Mnemonic::Ud1 | Mnemonic::Ud2 | Mnemonic::Int3 => return Kind::Trap,
+        // VM entries and hypercalls leave for the guest or the hypervisor and
+        // come back after the instruction (or at a VM-exit address); they do
+        // not call code of the kernel image.
+        Mnemonic::Vmlaunch
+        | Mnemonic::Vmresume
+        | Mnemonic::Vmrun
+        | Mnemonic::Vmcall
+        | Mnemonic::Vmmcall
+        | Mnemonic::Vmgexit => return Kind::Other,
         _ => {}
     }
     match i.flow_control() {
@@ -241,6 +250,29 @@ impl Decoder for X86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn kinds(bytes: &[u8]) -> Vec<Kind> {
+        let mut v = Vec::new();
+        X86.decode(bytes, 0, &mut v);
+        v.into_iter().map(|i| i.kind).collect()
+    }
+
+    #[test]
+    fn classifies_uaccess_and_virtualisation() {
+        assert_eq!(kinds(&[0x0f, 0x01, 0xcb]), [Kind::UaccessOpen]); // stac
+        assert_eq!(kinds(&[0x0f, 0x01, 0xca]), [Kind::UaccessClose]); // clac
+        assert_eq!(kinds(&[0x9c, 0x9d]), [Kind::PushFlags, Kind::PopFlags]);
+        // vmlaunch, vmresume, vmrun, vmcall, vmmcall
+        for b in [
+            [0x0f, 0x01, 0xc2],
+            [0x0f, 0x01, 0xc3],
+            [0x0f, 0x01, 0xd8],
+            [0x0f, 0x01, 0xc1],
+            [0x0f, 0x01, 0xd9],
+        ] {
+            assert_eq!(kinds(&b), [Kind::Other], "{b:x?}");
+        }
+    }
 
     fn insn(bytes: &[u8]) -> Insn {
         let mut v = Vec::new();

@@ -7,7 +7,9 @@ pub mod gnu_property;
 pub mod ibt_missing_endbr;
 pub mod kcfi_hash_offset;
 pub mod landing;
+pub mod noinstr;
 pub mod patchable_entry;
+pub mod uaccess;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -166,6 +168,10 @@ pub fn all() -> Vec<&'static dyn Check> {
         &patchable_entry::PatchableEntry,
         &kcfi_hash_offset::KcfiHashOffset,
         &call_ops_align::CallOpsAlign,
+        &uaccess::UaccessCall,
+        &uaccess::UaccessReturn,
+        &uaccess::UaccessRedundant,
+        &noinstr::NoinstrCall,
     ]
 }
 

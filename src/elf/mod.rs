@@ -8,6 +8,7 @@
 
 pub mod annotations;
 pub mod compressed;
+pub mod special;
 
 use goblin::container::{Container, Ctx, Endian};
 use goblin::elf::header::{EM_AARCH64, EM_X86_64, ET_REL};

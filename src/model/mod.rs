@@ -1,11 +1,14 @@
 //! Functions, decoded code and control flow of one object.
 
 pub mod address_taken;
+pub mod alternatives;
 pub mod patchable;
+pub mod paths;
 
 use crate::arch::{Decoder, Insn, Kind, decoder};
 use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};
 use crate::rules::{NameSet, Rules};
+use alternatives::Alternatives;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -88,6 +91,8 @@ pub struct Model<'a> {
     pub noreturn: Vec<bool>,
     /// Address-taken facts, built on first use ([`Model::address_taken`]).
     landing: std::sync::OnceLock<address_taken::AddressTaken>,
+    /// `.altinstructions` sites.
+    pub alts: Alternatives,
 }
 
 fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
@@ -200,6 +205,16 @@ impl<'a> Model<'a> {
             cuts[f.section].push(f.start);
             cuts[f.section].push(f.end);
         }
+        let alt_table = obj.alt_instructions(rules.alt_layouts(obj.machine));
+        let mut alts = Alternatives::build(
+            obj,
+            &alt_table.entries,
+            rules.alt_replacement_only(obj.machine),
+        );
+        alts.error = alt_table.error;
+        for (sec, start, end) in alts.replacement_starts() {
+            cuts[sec].extend([start, end]);
+        }
         for c in cuts.iter_mut() {
             c.sort_unstable();
             c.dedup();
@@ -212,6 +227,7 @@ impl<'a> Model<'a> {
                     .then(|| decode_section(obj, dec, s.index, &cuts[s.index]))
             })
             .collect();
+        alts.mark_uaccess_exclusive(&code);
         let starts = functions
             .iter()
             .enumerate()
@@ -235,6 +251,7 @@ impl<'a> Model<'a> {
             starts,
             noreturn_names: rules.noreturn(obj.machine),
             landing: std::sync::OnceLock::new(),
+            alts,
         };
         m.infer_noreturn();
         m

@@ -1,0 +1,168 @@
+//! `noinstr-call`: code in a noinstr section (`.noinstr.text`, `.entry.text`,
+//! ... as `rules/noinstr.toml` lists) calls code that may be instrumented.
+//!
+//! Such code runs before the kernel can cope with tracing, kprobes or
+//! sanitizer callbacks, so it may only call other noinstr code, except
+//! between instrumentation_begin() and instrumentation_end(). objtool records
+//! those in `.discard.instr_begin`/`.discard.instr_end` (6.12) or as typed
+//! entries of `.discard.annotate_insn` (newer); every path carries the nesting
+//! depth of these regions. A call is reported when it is outside every region
+//! and goes to a function of this object outside the noinstr sections, or
+//! through a register (retpoline thunks included). Where an undefined
+//! function lives is known only for a linked whole (`--link`); without it
+//! calls to undefined functions are not judged. A final module (`.ko`) has
+//! lost its annotations at link time, so its regions are unknown and it is
+//! not checked.
+
+use super::{Check, Ctx, Finding};
+use crate::elf::annotations::{Layout, places};
+use crate::model::Dest;
+use crate::model::paths::{Action, Callee, Step, Walker, is_cold};
+use std::collections::{HashMap, HashSet};
+
+pub struct NoinstrCall;
+
+pub const ID: &str = "noinstr-call";
+
+impl Check for NoinstrCall {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
+        let m = cx.model;
+        let nr = &cx.rules.noinstr;
+        let noinstr: Vec<bool> = m
+            .obj
+            .sections
+            .iter()
+            .map(|s| s.is_exec() && nr.is_noinstr_section(&s.name))
+            .collect();
+        if !noinstr.iter().any(|&b| b) {
+            return;
+        }
+        let a = &nr.annotations;
+        let annotated = [&a.begin, &a.end, &a.typed]
+            .iter()
+            .any(|s| !m.obj.sections_named(s).is_empty());
+        let linked_module = nr
+            .linked_module_sections
+            .iter()
+            .any(|s| !m.obj.sections_named(s).is_empty());
+        if linked_module && !annotated {
+            return;
+        }
+        let depth_change = instrumentation_regions(cx);
+        let allowed = nr.allowed();
+        let walker = Walker::new(m, cx.rules);
+        let mut seen = HashSet::new();
+        for f in &m.functions {
+            if f.prefix || is_cold(&f.name) || !noinstr[f.section] {
+                continue;
+            }
+            let section = m.obj.section_name(f.section);
+            walker.walk(f, 0i32, |step, depth| {
+                let depth = depth
+                    + depth_change
+                        .get(&(step.section, step.insn.offset))
+                        .copied()
+                        .unwrap_or(0);
+                let (c, tail) = match step.action {
+                    Action::Call(c) => (c, false),
+                    Action::TailCall(c) => (c, true),
+                    _ => return Some(depth.clamp(-4, 4)),
+                };
+                if depth > 0 {
+                    return Some(depth.min(4));
+                }
+                let Some(message) = judge(cx, &walker, &noinstr, &allowed, step, c, tail, section)
+                else {
+                    return Some(depth.max(-4));
+                };
+                let at = step.report_at();
+                if seen.insert((at, message.clone())) {
+                    let mut fd = cx.finding(ID, at.0, at.1, message);
+                    if let Callee::Direct(Dest::Local { section, offset }) = c {
+                        fd.target = Some(cx.target(section, offset));
+                    }
+                    if let Callee::Indirect { thunk: Some(t) } = c {
+                        fd.notes.push(format!("through {}", m.obj.symbols[t].name));
+                    }
+                    out.push(fd);
+                }
+                None
+            });
+        }
+    }
+}
+
+/// Per instruction: +1 where an instrumentation region begins, -1 where one ends.
+fn instrumentation_regions(cx: &Ctx) -> HashMap<(usize, u64), i32> {
+    let obj = cx.model.obj;
+    let a = &cx.rules.noinstr.annotations;
+    let mut delta: HashMap<(usize, u64), i32> = HashMap::new();
+    let lists = [
+        (a.begin.as_str(), Layout::List, 1),
+        (a.end.as_str(), Layout::List, -1),
+        (a.typed.as_str(), Layout::Typed(a.type_begin), 1),
+        (a.typed.as_str(), Layout::Typed(a.type_end), -1),
+    ];
+    for (name, layout, d) in lists {
+        for place in places(obj, name, layout) {
+            *delta.entry(place).or_default() += d;
+        }
+    }
+    delta
+}
+
+/// The message for a call that leaves noinstr code, or `None` when it may.
+#[allow(clippy::too_many_arguments)]
+fn judge(
+    cx: &Ctx,
+    w: &Walker,
+    noinstr: &[bool],
+    allowed: &crate::rules::NameSet,
+    step: &Step,
+    c: Callee,
+    tail: bool,
+    section: &str,
+) -> Option<String> {
+    let m = w.model();
+    let kind = if tail { "tail call" } else { "call" };
+    match c {
+        Callee::Direct(Dest::Local { section: s, offset }) => {
+            if noinstr.get(s).copied().unwrap_or(false) {
+                return None;
+            }
+            let name = m.dest_name(Dest::Local { section: s, offset });
+            let base = m
+                .function_containing(s, offset)
+                .map_or(name.as_str(), |i| m.functions[i].name.as_str());
+            if allowed.contains(base) {
+                return None;
+            }
+            Some(format!("{kind} to {name}() leaves {section} section"))
+        }
+        Callee::Direct(Dest::External { sym }) => {
+            let name = &m.obj.symbols[sym].name;
+            if allowed.contains(name) || !cx.opts.link {
+                return None;
+            }
+            Some(format!("{kind} to {name}() leaves {section} section"))
+        }
+        Callee::Direct(Dest::None) => None,
+        Callee::Indirect { thunk } => {
+            // `call *pv_ops+N(%rip)`: its targets are checked at link time.
+            let tables = &cx.rules.noinstr.indirect_tables;
+            let via_table = thunk.is_none()
+                && m.obj
+                    .relocs_in(step.section, step.insn.offset, step.insn.end())
+                    .iter()
+                    .any(|r| tables.iter().any(|t| *t == m.obj.symbols[r.sym].name));
+            if via_table {
+                return None;
+            }
+            Some(format!("indirect {kind} leaves {section} section"))
+        }
+    }
+}

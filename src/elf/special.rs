@@ -1,0 +1,124 @@
+//! Special sections decoded into plain structs: `.altinstructions` entries.
+//! Layouts come from `rules/`; this file only knows how to read fields at the
+//! offsets a layout names.
+
+use super::{Object, Place};
+use serde::Deserialize;
+
+/// The layout of one `struct alt_instr` (`rules/alternatives.toml`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct AltLayout {
+    pub name: String,
+    pub size: u64,
+    /// Offsets of the two PC-relative words and the other fields in an entry.
+    pub orig: u64,
+    pub repl: u64,
+    pub feature: u64,
+    pub orig_len: u64,
+    pub repl_len: u64,
+    /// A feature bit that marks a callback entry (arm64 `ARM64_CB_BIT`).
+    #[serde(default)]
+    pub callback_bit: Option<u8>,
+}
+
+/// One `.altinstructions` entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AltEntry {
+    /// Where the original instructions are.
+    pub orig: Place,
+    /// Where the replacement is (a callback function for callback entries).
+    pub repl: Place,
+    /// CPU feature (x86 cpuid bit, arm64 cpucap), flags masked off.
+    pub feature: u16,
+    /// The entry names a callback that patches the original, no replacement.
+    pub callback: bool,
+    pub orig_len: u8,
+    pub repl_len: u8,
+}
+
+/// The decoded `.altinstructions` of an object.
+#[derive(Debug, Clone, Default)]
+pub struct AltInstructions {
+    /// Name of the layout that matched, when there were entries.
+    pub layout: Option<String>,
+    pub entries: Vec<AltEntry>,
+    /// Why a present `.altinstructions` could not be read.
+    pub error: Option<String>,
+}
+
+fn u16_at(d: &[u8], at: u64) -> Option<u16> {
+    let at = usize::try_from(at).ok()?;
+    d.get(at..at + 2)
+        .map(|b| u16::from_le_bytes(b.try_into().unwrap()))
+}
+
+impl Object<'_> {
+    /// Decode every `.altinstructions` section with the first layout whose
+    /// relocation pattern fits: each entry has a relocation at `orig` and at
+    /// `repl`, and there are no others.
+    pub fn alt_instructions(&self, layouts: &[AltLayout]) -> AltInstructions {
+        let mut out = AltInstructions::default();
+        for &sec in self.sections_named(".altinstructions") {
+            let size = self.sections[sec].size;
+            let relocs = self.relocs(sec);
+            if size == 0 {
+                continue;
+            }
+            let fits = |l: &AltLayout| {
+                l.size > 0
+                    && size.is_multiple_of(l.size)
+                    && relocs.len() as u64 == 2 * (size / l.size)
+                    && relocs.chunks(2).enumerate().all(|(k, pair)| {
+                        let base = k as u64 * l.size;
+                        let mut offs = [pair[0].offset, pair[1].offset];
+                        offs.sort_unstable();
+                        let mut want = [base + l.orig, base + l.repl];
+                        want.sort_unstable();
+                        offs == want
+                    })
+            };
+            let Some(layout) = layouts.iter().find(|l| fits(l)) else {
+                out.error = Some(format!(
+                    "{} ({size:#x} bytes, {} relocations) matches no known struct alt_instr layout",
+                    self.section_name(sec),
+                    relocs.len()
+                ));
+                continue;
+            };
+            let data = self.section_data(sec);
+            let n = size / layout.size;
+            for k in 0..n {
+                let base = k * layout.size;
+                let place = |field: u64| {
+                    relocs
+                        .iter()
+                        .find(|r| r.offset == base + field)
+                        .map(|r| self.resolve(r.sym, r.addend))
+                        .unwrap_or(Place::Other)
+                };
+                let raw = u16_at(data, base + layout.feature).unwrap_or(0);
+                let callback = layout.callback_bit.is_some_and(|b| raw & (1 << b) != 0);
+                let feature = match layout.callback_bit {
+                    Some(b) => raw & !(1 << b),
+                    None => raw,
+                };
+                let byte = |field: u64| {
+                    usize::try_from(base + field)
+                        .ok()
+                        .and_then(|i| data.get(i).copied())
+                        .unwrap_or(0)
+                };
+                out.entries.push(AltEntry {
+                    orig: place(layout.orig),
+                    repl: place(layout.repl),
+                    feature,
+                    callback,
+                    orig_len: byte(layout.orig_len),
+                    repl_len: byte(layout.repl_len),
+                });
+            }
+            out.layout = Some(layout.name.clone());
+        }
+        out
+    }
+}

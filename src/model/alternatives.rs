@@ -1,0 +1,180 @@
+//! Alternatives: code the kernel patches over an original instruction range
+//! at boot when a CPU feature is present. For the path walks each
+//! replacement is a path of its own that starts at the original site and,
+//! when it runs off its end, continues after the site.
+
+use super::SectionCode;
+use crate::arch::Kind;
+use crate::elf::special::AltEntry;
+use crate::elf::{Object, Place};
+
+/// One replacement of a site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replacement {
+    pub section: usize,
+    pub start: u64,
+    pub end: u64,
+    pub feature: u16,
+    /// Paths go through this replacement only, never the original: its
+    /// feature is applied everywhere or nowhere (x86 SMAP, arm64 PAN), so
+    /// mixing one site's original with another's replacement is no real path.
+    pub exclusive: bool,
+}
+
+/// An original instruction range with its replacements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AltSite {
+    pub section: usize,
+    pub start: u64,
+    /// End of the original range (the longest of nested alternatives).
+    pub end: u64,
+    pub repls: Vec<Replacement>,
+}
+
+impl AltSite {
+    /// Whether paths skip the original instructions.
+    pub fn exclusive(&self) -> bool {
+        self.repls.iter().any(|r| r.exclusive)
+    }
+}
+
+/// All alternative sites of an object.
+#[derive(Debug, Clone, Default)]
+pub struct Alternatives {
+    /// Sorted by (section, start).
+    pub sites: Vec<AltSite>,
+    /// (section, start, end, site index, replacement index), sorted.
+    by_repl: Vec<(usize, u64, u64, usize, usize)>,
+    /// Why `.altinstructions` could not be read, if it could not.
+    pub error: Option<String>,
+}
+
+impl Alternatives {
+    /// Group entries by their original site. Callback entries and entries
+    /// that do not resolve to places in this object are left out.
+    pub fn build(obj: &Object, entries: &[AltEntry], exclusive_features: &[u16]) -> Alternatives {
+        let mut sites: Vec<AltSite> = Vec::new();
+        for e in entries {
+            if e.callback {
+                continue;
+            }
+            let Place::Local {
+                section,
+                offset: start,
+            } = e.orig
+            else {
+                continue;
+            };
+            let size = obj.sections.get(section).map_or(0, |s| s.size);
+            let end = start.saturating_add(u64::from(e.orig_len)).min(size);
+            let repl = match e.repl {
+                Place::Local { section, offset } if e.repl_len > 0 => Replacement {
+                    section,
+                    start: offset,
+                    end: offset + u64::from(e.repl_len),
+                    feature: e.feature,
+                    exclusive: exclusive_features.contains(&e.feature),
+                },
+                // An empty replacement: the original becomes NOPs.
+                _ if e.repl_len == 0 => Replacement {
+                    section,
+                    start: end,
+                    end,
+                    feature: e.feature,
+                    exclusive: exclusive_features.contains(&e.feature),
+                },
+                _ => continue,
+            };
+            sites.push(AltSite {
+                section,
+                start,
+                end,
+                repls: vec![repl],
+            });
+        }
+        sites.sort_by_key(|s| (s.section, s.start));
+        // Nested ALTERNATIVE_2/3 share a start; all replacements then resume
+        // after the longest original.
+        let mut merged: Vec<AltSite> = Vec::with_capacity(sites.len());
+        for s in sites {
+            match merged.last_mut() {
+                Some(m) if m.section == s.section && m.start == s.start => {
+                    m.end = m.end.max(s.end);
+                    m.repls.extend(s.repls);
+                }
+                _ => merged.push(s),
+            }
+        }
+        for m in merged.iter_mut() {
+            let end = m.end;
+            for r in m.repls.iter_mut().filter(|r| r.start == r.end) {
+                r.section = m.section;
+                r.start = end;
+                r.end = end;
+            }
+        }
+        let mut by_repl = Vec::new();
+        for (si, s) in merged.iter().enumerate() {
+            for (ri, r) in s.repls.iter().enumerate() {
+                if r.end > r.start {
+                    by_repl.push((r.section, r.start, r.end, si, ri));
+                }
+            }
+        }
+        by_repl.sort_unstable();
+        Alternatives {
+            sites: merged,
+            by_repl,
+            error: None,
+        }
+    }
+
+    /// Start offsets of replacements per section (decoding restarts there).
+    pub fn replacement_starts(&self) -> impl Iterator<Item = (usize, u64, u64)> + '_ {
+        self.by_repl.iter().map(|&(s, a, b, _, _)| (s, a, b))
+    }
+
+    /// Replacements that open or close user access are exclusive too, whatever
+    /// their feature number (it differs between kernel versions).
+    pub fn mark_uaccess_exclusive(&mut self, code: &[Option<SectionCode>]) {
+        for &(sec, start, end, si, ri) in &self.by_repl {
+            let Some(c) = code.get(sec).and_then(Option::as_ref) else {
+                continue;
+            };
+            let lo = c.lower_bound(start);
+            let hi = c.lower_bound(end);
+            if c.insns[lo..hi]
+                .iter()
+                .any(|i| matches!(i.kind, Kind::UaccessOpen | Kind::UaccessClose))
+            {
+                self.sites[si].repls[ri].exclusive = true;
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sites.is_empty()
+    }
+
+    /// The site whose original range starts at a place.
+    pub fn site_at(&self, section: usize, offset: u64) -> Option<&AltSite> {
+        let i = self
+            .sites
+            .binary_search_by_key(&(section, offset), |s| (s.section, s.start))
+            .ok()?;
+        Some(&self.sites[i])
+    }
+
+    /// The site and replacement whose replacement code holds a place.
+    pub fn replacement_containing(
+        &self,
+        section: usize,
+        offset: u64,
+    ) -> Option<(&AltSite, &Replacement)> {
+        let i = self
+            .by_repl
+            .partition_point(|&(s, a, _, _, _)| (s, a) <= (section, offset));
+        let &(s, _, end, si, ri) = self.by_repl.get(i.checked_sub(1)?)?;
+        (s == section && offset < end).then(|| (&self.sites[si], &self.sites[si].repls[ri]))
+    }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Rebuild the uaccess/noinstr fixtures. Needs gcc and gcc-aarch64-linux-gnu.
+set -euo pipefail
+cd "$(dirname "$0")"
+X86="gcc -O2 -c -fno-pic -mcmodel=kernel -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables
+  -fcf-protection=branch -mindirect-branch=thunk-extern -mfunction-return=thunk-extern -fno-jump-tables"
+ARM="aarch64-linux-gnu-gcc -O2 -c -fno-pic -mgeneral-regs-only -fno-stack-protector
+  -fno-asynchronous-unwind-tables -mbranch-protection=pac-ret"
+$X86 -o uaccess-x86_64.o uaccess.c
+$ARM -o uaccess-aarch64.o uaccess.c
+$X86 -o noinstr-x86_64.o noinstr.c
+$ARM -o noinstr-aarch64.o noinstr.c
+$X86 -DTYPED_ANNOTATIONS -o noinstr-typed-x86_64.o noinstr.c
+as -o asm-x86_64.o asm-x86_64.s
+as -o padlen-x86_64.o padlen-x86_64.s
+aarch64-linux-gnu-as -o asm-aarch64.o asm-aarch64.s

@@ -1,0 +1,229 @@
+//! uaccess-call, uaccess-return, uaccess-redundant and noinstr-call on the
+//! committed fixtures in testdata/uaccess (sources and build.sh beside them).
+
+use std::path::Path;
+use std::process::Command;
+
+const RULES: &str = "uaccess-call,uaccess-return,uaccess-redundant,noinstr-call";
+
+fn dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/uaccess"))
+}
+
+fn objects() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".o"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn objlint(args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .current_dir(dir())
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn expected(name: &str) -> String {
+    std::fs::read_to_string(dir().join(name)).unwrap()
+}
+
+#[test]
+fn fixtures_give_the_expected_findings() {
+    let objs = objects();
+    let mut args = vec!["check", "--format", "short", "--enable", RULES];
+    args.extend(objs.iter().map(String::as_str));
+    let (out, code) = objlint(&args);
+    assert_eq!(out, expected("expected.txt"));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn link_judges_calls_to_undefined_functions() {
+    let (out, _) = objlint(&[
+        "check",
+        "--link",
+        "--format",
+        "short",
+        "--enable",
+        "noinstr-call",
+        "noinstr-x86_64.o",
+        "noinstr-aarch64.o",
+        "noinstr-typed-x86_64.o",
+    ]);
+    assert_eq!(out, expected("expected-link.txt"));
+    // __ubsan_handle_*() stays allowed with --link.
+    assert!(!out.contains("__ubsan"));
+}
+
+#[test]
+fn clean_functions_stay_clean() {
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "--enable",
+        RULES,
+        "uaccess-x86_64.o",
+        "uaccess-aarch64.o",
+    ]);
+    for clean in ["get_ok", "call_safe", "close_then_call", "save_restore_ok"] {
+        assert!(!out.contains(&format!(": {clean}+")), "{clean}: {out}");
+    }
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "--enable",
+        RULES,
+        "asm-x86_64.o",
+        "asm-aarch64.o",
+    ]);
+    for clean in ["pushf_ok", "old_layout_ok", "pan_ok", " split+"] {
+        assert!(!out.contains(clean), "{clean}: {out}");
+    }
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "--enable",
+        RULES,
+        "noinstr-x86_64.o",
+    ]);
+    for clean in [
+        "enter_ok",
+        "enter_annotated",
+        "enter_external",
+        "traced+",
+        "quiet+",
+    ] {
+        assert!(!out.contains(clean), "{clean}: {out}");
+    }
+}
+
+#[test]
+fn config_extends_the_safe_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("objlint.toml");
+    std::fs::write(&cfg, "uaccess_safe = [\"helper\"]\n").unwrap();
+    let (out, _) = objlint(&[
+        "check",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--format",
+        "short",
+        "--enable",
+        "uaccess-call",
+        "uaccess-x86_64.o",
+        "uaccess-aarch64.o",
+    ]);
+    assert!(!out.contains("helper()"), "{out}");
+    assert!(out.contains("indirect call with UACCESS enabled"), "{out}");
+}
+
+#[test]
+fn json_notes_name_the_thunk_and_the_replacement() {
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "json",
+        "--enable",
+        "uaccess-call",
+        "uaccess-x86_64.o",
+    ]);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let indirect = lines
+        .iter()
+        .find(|v| v["symbol"] == "call_indirect")
+        .expect("call_indirect finding");
+    assert_eq!(indirect["section"], ".text");
+    let text = indirect.to_string();
+    assert!(text.contains("__x86_indirect_thunk_rax"), "{text}");
+    let call = lines
+        .iter()
+        .find(|v| v["symbol"] == "call_open")
+        .expect("call_open finding");
+    assert_eq!(call["severity"], "error");
+}
+
+#[test]
+fn disabling_one_rule_keeps_the_others() {
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "--enable",
+        "uaccess-return",
+        "uaccess-x86_64.o",
+    ]);
+    assert_eq!(
+        out,
+        "uaccess-x86_64.o: one_path_open+0xd: error: return with UACCESS enabled [uaccess-return]\n"
+    );
+}
+
+fn real(path: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/real")
+        .join(path)
+}
+
+fn check_file(path: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args(["check", "--format", "short", "--enable", RULES])
+        .arg(path)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn real_modules() {
+    // Both hypercalls of privcmd_ioctl run with user access open (objtool
+    // reports the second only: it stops at a function's first warning).
+    let out = check_file(&real("x86_64/xen-privcmd.ko"));
+    let sites: Vec<&str> = out.lines().map(|l| l.split(": ").nth(1).unwrap()).collect();
+    assert_eq!(
+        sites,
+        ["privcmd_ioctl+0x47c", "privcmd_ioctl+0xbf2"],
+        "{out}"
+    );
+    assert!(out.contains("call to __SCT__xen_hypercall() with UACCESS enabled"));
+    // evdev.ko opens and closes user access through alternatives, correctly.
+    assert_eq!(check_file(&real("x86_64/evdev.ko")), "");
+}
+
+#[test]
+fn real_module_with_its_clac_removed() {
+    let path = real("x86_64/evdev.ko");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let obj = objlint::elf::Object::parse(&bytes).unwrap();
+    let sec = obj.sections_named(".altinstr_replacement")[0];
+    let data = obj.section_data(sec);
+    let at = data
+        .windows(3)
+        .position(|w| w == [0x0f, 0x01, 0xca])
+        .expect("a CLAC replacement");
+    let file_off = obj.sections[sec].offset as usize + at;
+    drop(obj);
+    bytes[file_off..file_off + 3].copy_from_slice(&[0x0f, 0x1f, 0x00]); // nopl (%rax)
+    let tmp = tempfile::tempdir().unwrap();
+    let broken = tmp.path().join("evdev.ko");
+    std::fs::write(&broken, &bytes).unwrap();
+    let out = check_file(&broken);
+    assert!(
+        out.contains("with UACCESS enabled [uaccess-"),
+        "the open path must be reported: {out}"
+    );
+}
