@@ -1,7 +1,310 @@
-//! `objlint seal`: seal unneeded landing pads.
+//! `objlint seal`: seal landing pads nobody needs (seed 000).
+//!
+//! ENDBR64 (x86) and `BTI c` (arm64) at the entry of functions that are never
+//! address-taken are either overwritten with a NOP of the same size (`nop`),
+//! or kept and listed in a seal section of PC-relative entries (`section`:
+//! `.ibt_endbr_seal` on x86 as the kernel consumes it, `.bti_seal` on arm64;
+//! names and relocation types in `rules/seal.toml`). The result is written
+//! through [`crate::elf::write`], re-read and verified before it replaces
+//! anything.
 
-use crate::cli::{SealArgs, usage_error};
+use crate::arch::Pad;
+use crate::arch::decoder;
+use crate::checks::symtab_shndx;
+use crate::cli::{SealArgs, SealMode, usage_error};
+use crate::elf::write::{self, Edits, NewReloc, NewSection, Rewritten, SymRef};
+use crate::elf::{Machine, Object, Place};
+use crate::elf::{STB_LOCAL, SymSection};
+use crate::model::Model;
+use crate::model::address_taken::pad_at;
+use crate::rules::Rules;
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::path::Path;
 
-pub fn run(_a: &SealArgs) -> i32 {
-    usage_error("`seal` is not implemented yet")
+const SEAL_RULES: &str = include_str!("../rules/seal.toml");
+const SHF_ALLOC: u64 = 2;
+
+#[derive(Debug, Deserialize)]
+pub struct SealSection {
+    pub name: String,
+    pub reloc_type: u32,
+}
+
+#[derive(Debug, Deserialize)]
+struct PerArch {
+    x86_64: SealSection,
+    aarch64: SealSection,
+}
+
+/// `rules/seal.toml`.
+#[derive(Debug, Deserialize)]
+pub struct SealRules {
+    section: PerArch,
+}
+
+impl SealRules {
+    pub fn builtin() -> SealRules {
+        toml::from_str(SEAL_RULES).expect("rules/seal.toml parses")
+    }
+
+    pub fn section(&self, m: Machine) -> &SealSection {
+        match m {
+            Machine::X86_64 => &self.section.x86_64,
+            Machine::Aarch64 => &self.section.aarch64,
+        }
+    }
+}
+
+/// One landing pad to seal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealSite {
+    /// Index into `Model::functions`.
+    pub func: usize,
+    pub section: usize,
+    pub offset: u64,
+    pub pad: Pad,
+}
+
+/// The function-entry pads of one object, and which of them nobody needs.
+#[derive(Debug, Default)]
+pub struct SealReport {
+    /// Pads at function entries of the kinds `seal` can replace.
+    pub pads: usize,
+    /// Those that must stay.
+    pub needed: usize,
+    pub sites: Vec<SealSite>,
+}
+
+/// The sealable pads of an object: function-entry pads the address-taken
+/// analysis (`model::address_taken`, rules/landing_pads.toml) finds unneeded,
+/// of a kind this architecture can replace by a NOP of the same size. Without
+/// `link`, a place that any non-local symbol names (an alias, a global label)
+/// keeps its pad: another object may take its address.
+pub fn sealable(m: &Model, rules: &Rules, link: bool) -> SealReport {
+    let obj = m.obj;
+    let at = m.address_taken(&rules.landing_pads);
+    let replaceable = |section: usize, offset: u64, pad: Pad| {
+        let len = m
+            .section_code(section)
+            .and_then(|c| c.index_at(offset).map(|i| c.insns[i].len));
+        m.dec
+            .sealed_pad(pad)
+            .is_some_and(|b| Some(b.len()) == len.map(usize::from))
+    };
+    let global: HashSet<(usize, u64)> = obj
+        .symbols
+        .iter()
+        .filter(|s| s.bind != STB_LOCAL)
+        .filter_map(|s| match s.section {
+            SymSection::Section(i) => Some((i, s.value)),
+            _ => None,
+        })
+        .collect();
+    let mut rep = SealReport::default();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        if pad_at(m, f.section, f.start).is_some_and(|p| replaceable(f.section, f.start, p)) {
+            rep.pads += 1;
+        }
+    }
+    for e in at.unneeded_entry_pads(m, link) {
+        let f = &m.functions[e.function];
+        if e.offset != f.start
+            || !replaceable(e.section, e.offset, e.pad)
+            || (!link && global.contains(&(e.section, e.offset)))
+        {
+            continue;
+        }
+        rep.sites.push(SealSite {
+            func: e.function,
+            section: e.section,
+            offset: e.offset,
+            pad: e.pad,
+        });
+    }
+    rep.needed = rep.pads - rep.sites.len();
+    rep
+}
+
+/// What sealing one object did.
+#[derive(Debug)]
+pub struct Sealed {
+    pub report: SealReport,
+    /// Pads already listed in an existing seal section (left alone in `section` mode).
+    pub already_listed: usize,
+    /// Pads sealed by this run.
+    pub sealed: usize,
+    /// Unneeded by our analysis but not in an existing seal section, so kept.
+    pub kept_unlisted: usize,
+    pub edits: Edits,
+    pub rewritten: Rewritten,
+}
+
+/// Places an existing seal section already lists.
+fn listed_in(obj: &Object, name: &str) -> (Option<usize>, HashSet<(usize, u64)>) {
+    let mut out = HashSet::new();
+    let sec = obj.sections_named(name).first().copied();
+    if let Some(s) = sec {
+        for r in obj.relocs(s) {
+            // PC-relative entry: target = S + A.
+            if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+                out.insert((section, offset));
+            }
+        }
+    }
+    (sec, out)
+}
+
+/// Plan and build the sealed object in memory.
+pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, String> {
+    let rules = Rules::builtin();
+    let seal_rules = SealRules::builtin();
+    let model = Model::build(obj, &rules);
+    let mut report = sealable(&model, &rules, link);
+    let sec = seal_rules.section(obj.machine);
+    let (existing, listed) = listed_in(obj, &sec.name);
+    // A seal section written before (objtool --ibt) was made with annotations
+    // a linked object no longer has (IBT_NOSEAL in .discard.ibt_endbr_noseal):
+    // pads it does not list stay.
+    let mut kept_unlisted = 0;
+    if existing.is_some() {
+        let before = report.sites.len();
+        report
+            .sites
+            .retain(|s| listed.contains(&(s.section, s.offset)));
+        kept_unlisted = before - report.sites.len();
+        report.needed += kept_unlisted;
+    }
+    let mut edits = Edits::default();
+    let mut already_listed = 0;
+    let mut sealed = 0;
+    match mode {
+        SealMode::Nop => {
+            let dec = decoder(obj.machine);
+            for s in &report.sites {
+                let nop = dec.sealed_pad(s.pad).ok_or("pad kind cannot be sealed")?;
+                edits.patches.push((s.section, s.offset, nop.to_vec()));
+                sealed += 1;
+            }
+        }
+        SealMode::Section => {
+            let mut relocs = Vec::new();
+            for s in &report.sites {
+                if listed.contains(&(s.section, s.offset)) {
+                    already_listed += 1;
+                    continue;
+                }
+                relocs.push(NewReloc {
+                    offset: 4 * relocs.len() as u64,
+                    r_type: sec.reloc_type,
+                    sym: SymRef::SectionOf(s.section),
+                    addend: s.offset as i64,
+                });
+            }
+            if !relocs.is_empty() {
+                sealed = relocs.len();
+                let mut ns =
+                    NewSection::progbits(&sec.name, SHF_ALLOC, 4, 4, vec![0; 4 * relocs.len()]);
+                ns.relocs = relocs;
+                edits.sections.push(ns);
+            }
+        }
+    }
+    let rewritten = write::rewrite(obj, &edits).map_err(|e| e.0)?;
+    Ok(Sealed {
+        report,
+        already_listed,
+        sealed,
+        kept_unlisted,
+        edits,
+        rewritten,
+    })
+}
+
+/// Everything checked on the re-read output before it may replace anything.
+pub fn verify_sealed(old: &Object, new_bytes: &[u8], s: &Sealed) -> Result<(), String> {
+    let new =
+        Object::parse(new_bytes).map_err(|e| format!("the output does not read back: {e}"))?;
+    write::verify(old, &new, &s.rewritten, &s.edits)?;
+    let before = symtab_shndx::problems(old).len();
+    let after = symtab_shndx::problems(&new).len();
+    if after > before {
+        return Err(format!(
+            "the output has {after} symbol table problems, the input {before}"
+        ));
+    }
+    Ok(())
+}
+
+pub fn run(a: &SealArgs) -> i32 {
+    if a.in_place && a.output.is_some() {
+        return usage_error("use either -o OUT or --in-place");
+    }
+    let target = match (&a.output, a.in_place) {
+        (Some(o), _) => o.clone(),
+        (None, true) => a.input.clone(),
+        (None, false) => return usage_error("seal needs -o OUT or --in-place"),
+    };
+    let name = a.input.display().to_string();
+    match seal_file(&a.input, &target, a.mode, a.link, a.in_place) {
+        Ok(msg) => {
+            eprintln!("objlint: {name}: {msg}");
+            0
+        }
+        Err(e) => {
+            eprintln!("objlint: {name}: {e}");
+            2
+        }
+    }
+}
+
+/// Seal `input` into `target` (which may be the input itself).
+pub fn seal_file(
+    input: &Path,
+    target: &Path,
+    mode: SealMode,
+    link: bool,
+    in_place: bool,
+) -> Result<String, String> {
+    let raw = std::fs::read(input).map_err(|e| e.to_string())?;
+    let loaded = crate::input::load(input)?;
+    if loaded.members.len() != 1 || loaded.members[0].0.is_some() {
+        return Err("archives cannot be sealed; seal their member objects".into());
+    }
+    if loaded.bytes.len() != raw.len() && in_place {
+        return Err(
+            "compressed modules cannot be sealed in place; write an uncompressed object with -o"
+                .into(),
+        );
+    }
+    let obj = Object::parse(&loaded.bytes).map_err(|e| e.0)?;
+    let s = seal_object(&obj, mode, link)?;
+    write::write_verified(target, &s.rewritten.bytes, Some(input), |back| {
+        verify_sealed(&obj, back, &s)
+    })?;
+    let r = &s.report;
+    let mut msg = format!(
+        "{} of {} function-entry landing pads are unneeded; {} sealed ({}), {} needed",
+        r.sites.len(),
+        r.pads,
+        s.sealed,
+        match mode {
+            SealMode::Nop => "NOP",
+            SealMode::Section => "listed in the seal section",
+        },
+        r.needed
+    );
+    if s.already_listed > 0 {
+        msg.push_str(&format!(", {} already listed", s.already_listed));
+    }
+    if s.kept_unlisted > 0 {
+        msg.push_str(&format!(
+            "; {} more look unneeded but are kept: the existing seal section does not list them",
+            s.kept_unlisted
+        ));
+    }
+    if let Some((n, what)) = s.rewritten.dropped_trailer {
+        msg.push_str(&format!("; dropped {n} trailing bytes: {what}"));
+    }
+    Ok(msg)
 }

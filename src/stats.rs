@@ -8,6 +8,7 @@ use crate::elf::{Machine, Object};
 use crate::input;
 use crate::model::Model;
 use crate::model::address_taken::{AddressTaken, entry_pads, pad_at};
+use crate::model::patchable::{LayoutSummary, layout};
 use crate::report::{self, Format};
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -110,6 +111,37 @@ pub struct ObjectStats {
     /// With `--list`: `function+0xoff kind` of every unneeded pad.
     #[serde(skip)]
     pub unneeded_list: Vec<String>,
+    /// Patchable-entry and kCFI layout (M, N, hash offset, entries).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutSummary>,
+}
+
+impl ObjectStats {
+    fn failed(file: String, error: String) -> ObjectStats {
+        ObjectStats {
+            file,
+            arch: None,
+            stats: PadStats::default(),
+            error: Some(error),
+            unneeded_list: Vec::new(),
+            layout: None,
+        }
+    }
+
+    /// `M,N` (and `kcfi -K`) of the object, or `-`.
+    pub fn layout_text(&self) -> String {
+        let Some(l) = &self.layout else {
+            return "-".into();
+        };
+        let mut s = match (l.m, l.n) {
+            (Some(m), Some(n)) => format!("{m},{n}"),
+            _ => "-".into(),
+        };
+        if let Some(k) = l.hash_offset {
+            s.push_str(&format!(" kcfi -{k:#x}"));
+        }
+        s
+    }
 }
 
 /// Landing-pad stats of a built model. `link`: the object is a linked whole,
@@ -156,13 +188,8 @@ pub fn pad_stats(m: &Model, at: &AddressTaken, link: bool) -> PadStats {
 }
 
 fn object_stats(file: String, data: &[u8], rules: &Rules, link: bool, list: bool) -> ObjectStats {
-    let mut out = ObjectStats {
-        file,
-        arch: None,
-        stats: PadStats::default(),
-        error: None,
-        unneeded_list: Vec::new(),
-    };
+    let mut out = ObjectStats::failed(file, String::new());
+    out.error = None;
     let obj = match Object::parse(data) {
         Ok(o) => o,
         Err(e) => {
@@ -185,12 +212,14 @@ fn object_stats(file: String, data: &[u8], rules: &Rules, link: bool, list: bool
         } else {
             Vec::new()
         };
-        (pad_stats(&m, at, link), names)
+        let layout = layout(&m, &rules.patchable);
+        (pad_stats(&m, at, link), names, layout)
     }));
     match r {
-        Ok((s, names)) => {
+        Ok((s, names, layout)) => {
             out.stats = s;
             out.unneeded_list = names;
+            out.layout = Some(layout);
         }
         Err(_) => out.error = Some("internal error while analysing (a bug in objlint)".into()),
     }
@@ -207,26 +236,14 @@ pub fn collect(
     let (inputs, errs) = input::expand(paths);
     let mut out: Vec<ObjectStats> = errs
         .into_iter()
-        .map(|(p, e)| ObjectStats {
-            file: p,
-            arch: None,
-            stats: PadStats::default(),
-            error: Some(e),
-            unneeded_list: Vec::new(),
-        })
+        .map(|(p, e)| ObjectStats::failed(p, e))
         .collect();
     let per: Vec<ObjectStats> = inputs
         .par_iter()
         .flat_map_iter(|inp| {
             let name = inp.path.display().to_string();
             match input::load(&inp.path) {
-                Err(e) => vec![ObjectStats {
-                    file: name,
-                    arch: None,
-                    stats: PadStats::default(),
-                    error: Some(e),
-                    unneeded_list: Vec::new(),
-                }],
+                Err(e) => vec![ObjectStats::failed(name, e)],
                 Ok(l) => l
                     .members
                     .par_iter()

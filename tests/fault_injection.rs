@@ -212,6 +212,29 @@ fn shift_patchable_entry(obj: &Object, m: &Model) -> Vec<Fault> {
     out
 }
 
+/// `symtab-shndx`: point a data symbol's `st_shndx` past the section table
+/// (what a rewriting tool that miscounts sections leaves behind).
+fn damage_st_shndx(obj: &Object, _m: &Model) -> Vec<Fault> {
+    let Some(symtab) = obj.symtab else {
+        return Vec::new();
+    };
+    let base = obj.sections[symtab].offset as usize;
+    let bad = (obj.sections.len() as u16 + 3).to_le_bytes().to_vec();
+    obj.symbols
+        .iter()
+        .filter(|s| {
+            s.st_type == objlint::elf::STT_OBJECT
+                && s.section_index().is_some()
+                && !s.name.is_empty()
+        })
+        .map(|s| Fault {
+            patches: vec![(base + 24 * s.index + 6, bad.clone())],
+            rule: "symtab-shndx",
+            symbol: s.name.clone(),
+        })
+        .collect()
+}
+
 type Injector = fn(&Object, &Model) -> Vec<Fault>;
 
 fn kinds() -> Vec<(&'static str, Injector)> {
@@ -221,6 +244,7 @@ fn kinds() -> Vec<(&'static str, Injector)> {
         ("clac-to-stac", clac_to_stac),
         ("corrupt-patchable-nop", corrupt_patchable_nop),
         ("shift-patchable-entry", shift_patchable_entry),
+        ("damage-st-shndx", damage_st_shndx),
     ]
 }
 

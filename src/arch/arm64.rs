@@ -197,6 +197,12 @@ impl Decoder for Arm64 {
         (imm < 0).then_some(HashLoad { disp: imm })
     }
 
+    fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]> {
+        // `BTI c` becomes `NOP` (0xd503201f). PACIASP/PACIBSP sign the return
+        // address and are not sealable.
+        (pad == Pad::BtiC).then_some(&[0x1f, 0x20, 0x03, 0xd5])
+    }
+
     fn kcfi_trap(&self, bytes: &[u8]) -> bool {
         // BRK #imm16 with imm = 0x8000 | type register << 5 | target register
         // (CFI_BRK_IMM_BASE in arch/arm64/include/asm/brk-imm.h).

@@ -171,6 +171,9 @@ pub trait Decoder: Sync {
     /// If the instruction loads a 32-bit immediate that could be a kCFI
     /// type hash (x86 `mov $imm32, %eax` of a `__cfi_` preamble), its value.
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32>;
+    /// The bytes that replace a sealed landing pad: a NOP of the pad's size,
+    /// or `None` when this pad cannot be sealed (it does more than land).
+    fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]>;
 }
 
 pub fn decoder(machine: Machine) -> &'static dyn Decoder {

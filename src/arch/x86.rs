@@ -232,6 +232,12 @@ impl Decoder for X86 {
         (ok && reads32 && base_ok && (-64..0).contains(&d)).then_some(HashLoad { disp: d })
     }
 
+    fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]> {
+        // `osp nopl (%rax)`: the kernel's own ENDBR poison (gen_endbr_poison),
+        // a 4-byte NOP unique to former ENDBR sites.
+        (pad == Pad::Endbr64).then_some(&[0x66, 0x0f, 0x1f, 0x00])
+    }
+
     fn kcfi_trap(&self, bytes: &[u8]) -> bool {
         bytes.starts_with(&[0x0f, 0x0b])
     }

@@ -9,6 +9,7 @@ pub mod kcfi_hash_offset;
 pub mod landing;
 pub mod noinstr;
 pub mod patchable_entry;
+pub mod symtab_shndx;
 pub mod uaccess;
 
 use crate::config::Options;
@@ -172,6 +173,7 @@ pub fn all() -> Vec<&'static dyn Check> {
         &uaccess::UaccessReturn,
         &uaccess::UaccessRedundant,
         &noinstr::NoinstrCall,
+        &symtab_shndx::SymtabShndx,
     ]
 }
 

@@ -19,6 +19,8 @@ use goblin::elf::section_header::{
 use std::collections::HashMap;
 use std::fmt;
 
+pub mod write;
+
 pub const SHN_UNDEF: u16 = 0;
 pub const SHN_LORESERVE: u16 = 0xff00;
 pub const SHN_ABS: u16 = 0xfff1;

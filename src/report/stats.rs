@@ -22,10 +22,10 @@ fn by_kind(pads: &PadCounts, unneeded: &PadCounts) -> String {
     }
 }
 
-fn row(w: &mut dyn Write, name: &str, arch: &str, s: &PadStats) -> io::Result<()> {
+fn row(w: &mut dyn Write, name: &str, arch: &str, layout: &str, s: &PadStats) -> io::Result<()> {
     writeln!(
         w,
-        "{name:<40} {arch:<8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7}  {}",
+        "{name:<40} {arch:<8} {layout:<10} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7}  {}",
         s.functions,
         s.address_taken,
         s.pads.total(),
@@ -65,6 +65,14 @@ pub fn write(
             for o in objs {
                 let arch = o.arch.map(|a| a.name()).unwrap_or("?");
                 short(w, &o.file, arch, &o.stats)?;
+                if o.layout_text() != "-" {
+                    writeln!(
+                        w,
+                        "{}: {arch}: patchable layout {}",
+                        o.file,
+                        o.layout_text()
+                    )?;
+                }
             }
             for (arch, t) in totals {
                 short(w, &format!("total ({} objects)", t.objects), arch.name(), t)?;
@@ -73,9 +81,10 @@ pub fn write(
         _ => {
             writeln!(
                 w,
-                "{:<40} {:<8} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7}  by kind (pads/unneeded)",
+                "{:<40} {:<8} {:<10} {:>8} {:>7} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7}  by kind (pads/unneeded)",
                 "object",
                 "arch",
+                "patchable",
                 "funcs",
                 "taken",
                 "pads",
@@ -87,10 +96,31 @@ pub fn write(
             )?;
             for o in objs {
                 let arch = o.arch.map(|a| a.name()).unwrap_or("?");
-                row(w, &o.file, arch, &o.stats)?;
+                row(w, &o.file, arch, &o.layout_text(), &o.stats)?;
             }
             for (arch, t) in totals {
-                row(w, &format!("TOTAL ({} objects)", t.objects), arch.name(), t)?;
+                row(
+                    w,
+                    &format!("TOTAL ({} objects)", t.objects),
+                    arch.name(),
+                    "",
+                    t,
+                )?;
+                let mut layouts = std::collections::BTreeMap::new();
+                for o in objs
+                    .iter()
+                    .filter(|o| o.arch == Some(*arch) && o.error.is_none())
+                {
+                    *layouts.entry(o.layout_text()).or_insert(0usize) += 1;
+                }
+                let l: Vec<String> = layouts.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+                writeln!(
+                    w,
+                    "{:<40} {:<8} patchable layouts: {}",
+                    "",
+                    arch.name(),
+                    l.join(", ")
+                )?;
             }
             writeln!(
                 w,
