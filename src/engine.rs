@@ -27,10 +27,15 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
         file: file.to_string(),
         ..Default::default()
     };
-    let obj = match Object::parse(data) {
-        Ok(o) => o,
-        Err(e) => {
+    // The reader checks every offset it uses; the guard is for its bugs.
+    let obj = match catch_unwind(|| Object::parse(data)) {
+        Ok(Ok(o)) => o,
+        Ok(Err(e)) => {
             rep.error = Some(e.0);
+            return rep;
+        }
+        Err(_) => {
+            rep.error = Some("internal error while reading (a bug in objlint)".into());
             return rep;
         }
     };

@@ -122,6 +122,8 @@ impl Decoder for X86 {
         f.options_mut()
             .set_gas_space_after_memory_operand_comma(false);
         f.options_mut().set_first_operand_char_index(8);
+        f.options_mut().set_uppercase_hex(false);
+        f.options_mut().set_branch_leading_zeros(false);
         let mut s = String::new();
         f.format(&ins, &mut s);
         s

@@ -71,6 +71,9 @@ pub struct Flow {
     pub leaves: Option<Dest>,
     /// Execution continues past the function's end.
     pub off_end: bool,
+    /// Execution continues into bytes of the function that are not decoded
+    /// code (arm64 `$d` data such as a literal pool).
+    pub into_data: bool,
 }
 
 pub struct Model<'a> {
@@ -80,6 +83,9 @@ pub struct Model<'a> {
     /// Sorted by (section, start).
     pub functions: Vec<Function>,
     starts: HashMap<(usize, u64), usize>,
+    /// Per function: the largest `end` of it and the functions before it in
+    /// its section, so a lookup can step back over nested symbols.
+    reach: Vec<u64>,
     pub noreturn_names: NameSet,
     /// Per symbol: named in the noreturn list (undefined symbols and global
     /// or weak functions only), looked up once instead of at every call.
@@ -132,10 +138,11 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
         };
         match by_start.get_mut(&(sec, s.value)) {
             // Aliases: keep the strongest name, the largest extent.
+            // A preamble name never hides the function it shares a start with.
             Some(g) => {
-                let rank = |f: &Function| (f.global as u8) * 2 + (!f.weak as u8);
+                let rank = |f: &Function| (!f.prefix, f.global, !f.weak);
                 let end = g.end.max(f.end);
-                if rank(&f) > rank(g) || (g.prefix && !f.prefix) {
+                if rank(&f) > rank(g) {
                     *g = f;
                 }
                 g.end = end;
@@ -244,10 +251,19 @@ impl<'a> Model<'a> {
             .map(|(i, f)| ((f.section, f.start), i))
             .collect();
         let noreturn_names = rules.noreturn(obj.machine);
+        let mut reach = Vec::with_capacity(functions.len());
+        for (i, f) in functions.iter().enumerate() {
+            let before = match i.checked_sub(1).map(|p| &functions[p]) {
+                Some(p) if p.section == f.section => reach[i - 1],
+                _ => 0,
+            };
+            reach.push(f.end.max(before));
+        }
         let mut m = Model {
             obj,
             dec,
             code,
+            reach,
             noreturn: vec![false; functions.len()],
             functions,
             starts,
@@ -277,13 +293,24 @@ impl<'a> Model<'a> {
         self.starts.get(&(section, offset)).copied()
     }
 
-    /// The function containing a place.
+    /// The function containing a place: the one starting last at or before
+    /// it whose range covers it (a symbol nested in a larger function does
+    /// not hide the outer one past its own end).
     pub fn function_containing(&self, section: usize, offset: u64) -> Option<usize> {
-        let i = self
+        let mut i = self
             .functions
             .partition_point(|f| (f.section, f.start) <= (section, offset));
-        let f = self.functions.get(i.checked_sub(1)?)?;
-        (f.section == section && offset < f.end.max(f.start + 1)).then_some(i - 1)
+        while i > 0 {
+            i -= 1;
+            let f = &self.functions[i];
+            if f.section != section || self.reach[i] <= offset && f.start != offset {
+                return None;
+            }
+            if offset < f.end || f.start == offset {
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// The first non-prefix function that starts at or after a place, in the same section.
@@ -339,6 +366,8 @@ impl<'a> Model<'a> {
                 flow.off_end = true;
             } else if code.insns.get(i + 1).is_some_and(|n| n.offset == ins.end()) {
                 flow.next = Some(i + 1);
+            } else {
+                flow.into_data = true;
             }
         }
         flow
@@ -384,11 +413,12 @@ impl<'a> Model<'a> {
             }
             let i = range.start + k;
             let ins = &code.insns[i];
-            if matches!(ins.kind, Kind::Return | Kind::IndirectJump) {
+            // Undecodable bytes say nothing about returning: assume it may.
+            if matches!(ins.kind, Kind::Return | Kind::IndirectJump | Kind::Invalid) {
                 return true;
             }
             let fl = self.flow(f, code, i);
-            if fl.off_end {
+            if fl.off_end || fl.into_data {
                 return true;
             }
             if fl.leaves.is_some_and(|d| !self.is_noreturn(d)) {

@@ -1,0 +1,31 @@
+//! Reading and checking arbitrary bytes never panics: `check_bytes` either
+//! refuses the object with a reason or reports on it, and every renderer can
+//! print what it reports. Run: `cargo +nightly fuzz run check_bytes` from
+//! this folder (seed the corpus with testdata/core/*/*.o).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use objlint::config::Options;
+use objlint::engine::check_bytes;
+use objlint::report::{Format, emitter_for};
+use objlint::rules::Rules;
+use std::sync::OnceLock;
+
+fn rules() -> &'static Rules {
+    static RULES: OnceLock<Rules> = OnceLock::new();
+    RULES.get_or_init(Rules::builtin)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let rep = check_bytes("fuzz.o", data, rules(), &Options::default());
+    if let Some(e) = &rep.error {
+        assert!(!e.contains("internal error"), "{e}");
+        return;
+    }
+    for format in [Format::Short, Format::Json, Format::Human, Format::Sarif] {
+        let mut out = Vec::new();
+        let mut em = emitter_for(format, false, rules());
+        em.object(&rep, &mut out).unwrap();
+        em.finish(&mut out).unwrap();
+    }
+});

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Rebuild the core fixtures: real compiler output of flow.c for both arches
+# and both compilers (with and without -ffunction-sections), hand-written
+# assembly for exact cases, and input-handling copies (archive, .ko.xz,
+# .ko.zst). Expected findings sit beside each object as NAME.expected
+# (`objlint check --format short --enable fallthrough`, run from this
+# folder); tests/core.rs
+# compares them.
+# Needs: gcc, clang-19, gcc-aarch64-linux-gnu, binutils, xz-utils, zstd.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+X86_GCC="gcc -O2 -fcf-protection=branch -fpatchable-function-entry=16,16"
+X86_CLANG="clang-19 -O2 -fsanitize=kcfi -fpatchable-function-entry=16,16"
+# -falign-functions=8 as the kernel adds with CALL_OPS (the ops slot at f-8
+# must be 8-byte aligned).
+A64_GCC="aarch64-linux-gnu-gcc -O2 -mbranch-protection=pac-ret+bti -fpatchable-function-entry=4,2 -falign-functions=8"
+A64_CLANG="clang-19 --target=aarch64-linux-gnu -O2 -fsanitize=kcfi"
+
+cc() { # cc OUT COMPILER...
+  local out=$1; shift
+  "$@" -c flow.c -o "$out"
+  "$@" -ffunction-sections -c flow.c -o "${out%.o}-fs.o"
+}
+cc x86/flow-gcc.o $X86_GCC
+cc x86/flow-clang.o $X86_CLANG
+cc arm64/flow-gcc.o $A64_GCC
+cc arm64/flow-clang.o $A64_CLANG
+
+for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
+for s in arm64/*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
+
+# Input handling: an archive (D: no timestamps, so it rebuilds byte for byte;
+# the 16-character member name goes through the long-name table) and
+# compressed module copies.
+mkdir -p input
+rm -f input/lib.a
+ar rcD input/lib.a x86/missing-ret.o arm64/end-of-section.o
+xz -9 --keep --stdout x86/missing-ret.o > input/mod-x86.ko.xz
+zstd -19 -q --stdout arm64/missing-ret.o > input/mod-arm64.ko.zst

@@ -1,0 +1,601 @@
+//! The core pipeline end to end: committed fixtures against their expected
+//! findings, the output contracts of DESIGN.md, exit codes, determinism, the
+//! directory walk, and an object with more sections than ELF's 16-bit fields
+//! can count.
+//!
+//! Expected findings live beside each fixture as NAME.expected (`--format
+//! short --enable fallthrough`, run from testdata/core). After a deliberate
+//! change, rewrite them with `OBJLINT_BLESS=1 cargo test --test core` and
+//! review the diff.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn core_dir() -> PathBuf {
+    root().join("testdata/core")
+}
+
+fn objlint(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .expect("run objlint")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).expect("UTF-8 output")
+}
+
+const OBJECT_SUFFIXES: [&str; 4] = [".o", ".a", ".ko.xz", ".ko.zst"];
+
+/// Object files under `dir`, in the order the directory walk visits them
+/// (entries sorted by name at each level).
+fn objects_in(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort_by_key(|p| p.file_name().unwrap().to_owned());
+    let mut out = Vec::new();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(objects_in(&p));
+        } else if OBJECT_SUFFIXES
+            .iter()
+            .any(|s| p.to_str().unwrap().ends_with(s))
+        {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// `x86/f.o` -> `x86/f.expected`, `input/m.ko.xz` -> `input/m.expected`.
+fn expected_path(obj: &Path) -> PathBuf {
+    let name = obj.file_name().unwrap().to_str().unwrap();
+    let stem = OBJECT_SUFFIXES
+        .iter()
+        .find_map(|s| name.strip_suffix(s))
+        .unwrap();
+    obj.with_file_name(format!("{stem}.expected"))
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(core_dir())
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn fixtures_match_expected_findings() {
+    let dir = core_dir();
+    let objs = objects_in(&dir);
+    assert!(objs.len() >= 20, "fixtures missing: {objs:?}");
+    let bless = std::env::var_os("OBJLINT_BLESS").is_some();
+    let mut failures = Vec::new();
+    for obj in &objs {
+        let name = rel(obj);
+        let out = objlint(
+            &dir,
+            &[
+                "check",
+                "--format",
+                "short",
+                "-q",
+                "-j",
+                "1",
+                "--enable",
+                "fallthrough",
+                &name,
+            ],
+        );
+        let got = text(&out.stdout);
+        let code = out.status.code();
+        let want_code = if got.is_empty() { Some(0) } else { Some(1) };
+        if code != want_code || !out.stderr.is_empty() {
+            failures.push(format!(
+                "{name}: exit {code:?} (want {want_code:?}), stderr: {}",
+                text(&out.stderr)
+            ));
+        }
+        let exp = expected_path(obj);
+        if bless {
+            std::fs::write(&exp, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&exp)
+            .unwrap_or_else(|_| panic!("{} missing (OBJLINT_BLESS=1 writes it)", exp.display()));
+        if got != want {
+            failures.push(format!("{name}:\n--- want\n{want}--- got\n{got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The cases the fixtures exist for, stated once more so that an expected
+/// file rewritten by mistake cannot hide a regression.
+#[test]
+fn fixtures_cover_the_cases() {
+    let dir = core_dir();
+    let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap();
+    for arch in ["x86", "arm64"] {
+        for cc in ["gcc", "clang"] {
+            for fs in ["", "-fs"] {
+                let e = read(&format!("{arch}/flow-{cc}{fs}.expected"));
+                let reported: Vec<&str> = e
+                    .lines()
+                    .map(|l| l.split(": ").nth(1).unwrap().split('+').next().unwrap())
+                    .collect();
+                // Exactly these three, whatever the compiler: an unknown
+                // noreturn callee, a weak one (never counts), and a call
+                // left last by __builtin_unreachable().
+                assert_eq!(
+                    reported,
+                    [
+                        "calls_unknown_noreturn",
+                        "calls_weak_noreturn",
+                        "unreachable_end"
+                    ],
+                    "{arch} {cc}{fs}"
+                );
+                let suffix = if fs.is_empty() {
+                    "falls through to next function"
+                } else {
+                    "falls through past the end of section .text."
+                };
+                assert!(
+                    e.lines().all(|l| l.contains(suffix)),
+                    "{arch} {cc}{fs}:\n{e}"
+                );
+            }
+        }
+        for clean in ["endings", "preamble"] {
+            assert_eq!(
+                read(&format!("{arch}/{clean}.expected")),
+                "",
+                "{arch}/{clean}"
+            );
+        }
+        let m = read(&format!("{arch}/missing-ret.expected"));
+        assert!(m.contains("f() falls through to next function g()"), "{m}");
+        assert!(m.contains("g() falls through to next function h()"), "{m}");
+        let n = read(&format!("{arch}/nosize.expected"));
+        assert!(n.contains("nosize_bad() falls through to next function sized()"));
+        assert!(n.contains("nosize_last() falls through past the end of section .text"));
+        assert!(!n.contains("nosize_ok"));
+    }
+    // Data in code is skipped, but running into it is reported.
+    assert_eq!(
+        read("arm64/literal-pool.expected"),
+        "arm64/literal-pool.o: into_pool+0x4: error: into_pool() runs into data at into_pool+0x8 [fallthrough]\n"
+    );
+    // Regressions: a finding past a nested symbol belongs to the enclosing
+    // function; a preamble-named alias does not exempt a function.
+    assert_eq!(
+        read("x86/nested.expected"),
+        "x86/nested.o: inner+0x0: error: inner() runs off its end into the middle of outer() at outer+0x9 [fallthrough]\n\
+         x86/nested.o: outer+0x9: error: outer() falls through to next function after() [fallthrough]\n"
+    );
+    let a = read("x86/aliases.expected");
+    assert!(
+        a.contains("local_fn+0x0: error: local_fn() falls through to next function strong_name()"),
+        "{a}"
+    );
+    assert!(
+        a.contains("strong_name+0x0: error: strong_name() falls through to next function next()"),
+        "{a}"
+    );
+}
+
+#[test]
+fn gcc_cold_parts_are_functions_and_clean() {
+    let out = objlint(
+        &core_dir(),
+        &["check", "--format", "json", "-q", "x86/flow-gcc.o"],
+    );
+    let s = text(&out.stdout);
+    assert!(!s.contains(".cold"), "{s}");
+    let data = std::fs::read(core_dir().join("x86/flow-gcc.o")).unwrap();
+    let obj = objlint::elf::Object::parse(&data).unwrap();
+    let rules = objlint::rules::Rules::builtin();
+    let m = objlint::model::Model::build(&obj, &rules);
+    let cold: Vec<_> = m
+        .functions
+        .iter()
+        .filter(|f| f.name.ends_with(".cold"))
+        .map(|f| (f.name.as_str(), m.obj.section_name(f.section)))
+        .collect();
+    assert!(
+        cold.contains(&("with_cold.cold", ".text.unlikely")),
+        "{cold:?}"
+    );
+    // Noreturn inference: the local chain is proven, the weak one is not.
+    let nr = |n: &str| {
+        let i = m.functions.iter().position(|f| f.name == n).unwrap();
+        m.noreturn[i]
+    };
+    assert!(nr("die_loop") && nr("die_mid") && nr("die_top"));
+    assert!(!nr("weak_die"));
+    assert!(nr("traps.cold"));
+    assert!(!nr("with_cold.cold") && !nr("calls_panic") && !nr("tail"));
+}
+
+#[test]
+fn arm64_data_in_code_is_not_decoded() {
+    let data = std::fs::read(core_dir().join("arm64/literal-pool.o")).unwrap();
+    let obj = objlint::elf::Object::parse(&data).unwrap();
+    let rules = objlint::rules::Rules::builtin();
+    let m = objlint::model::Model::build(&obj, &rules);
+    let text = obj.sections_named(".text")[0];
+    let offsets: Vec<u64> = m
+        .section_code(text)
+        .unwrap()
+        .insns
+        .iter()
+        .map(|i| i.offset)
+        .collect();
+    // $d at 0x10..0x1c, 0x24..0x28 and 0x30..0x38 (see literal-pool.s).
+    for d in [0x10, 0x14, 0x18, 0x24, 0x30, 0x34] {
+        assert!(
+            !offsets.contains(&d),
+            "data at {d:#x} decoded: {offsets:x?}"
+        );
+    }
+    for c in [0x0, 0x8, 0x1c, 0x20, 0x28, 0x2c, 0x38] {
+        assert!(offsets.contains(&c), "code at {c:#x} missing: {offsets:x?}");
+    }
+}
+
+#[test]
+fn directory_walk_finds_every_object_in_order() {
+    let dir = core_dir();
+    let out = objlint(
+        &root(),
+        &[
+            "check",
+            "--format",
+            "short",
+            "-j",
+            "2",
+            "--enable",
+            "fallthrough",
+            "testdata/core",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let mut want = String::new();
+    let mut members = 0;
+    for obj in objects_in(&dir) {
+        members += if obj.extension().is_some_and(|e| e == "a") {
+            2
+        } else {
+            1
+        };
+        for l in std::fs::read_to_string(expected_path(&obj))
+            .unwrap()
+            .lines()
+        {
+            want.push_str(&format!("testdata/core/{l}\n"));
+        }
+    }
+    assert_eq!(text(&out.stdout), want);
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(&format!("objlint: {members} objects, ")),
+        "{err}"
+    );
+    assert!(err.contains(" 0 unreadable"), "{err}");
+}
+
+#[test]
+fn output_is_the_same_whatever_the_thread_count() {
+    for format in ["short", "json", "human"] {
+        let run = |j: &str| {
+            let out = objlint(
+                &root(),
+                &["check", "--format", format, "-q", "-j", j, "testdata/core"],
+            );
+            assert_eq!(out.status.code(), Some(1));
+            out.stdout
+        };
+        let one = run("1");
+        assert!(!one.is_empty());
+        assert_eq!(one, run("2"), "{format}");
+        assert_eq!(one, run("2"), "{format} (again)");
+    }
+}
+
+#[test]
+fn json_lines_follow_the_contract() {
+    let out = objlint(
+        &core_dir(),
+        &[
+            "check",
+            "--format",
+            "json",
+            "-q",
+            "--enable",
+            "fallthrough",
+            "x86/missing-ret.o",
+            "arm64/end-of-section.o",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 4);
+    for v in &lines {
+        for key in [
+            "rule",
+            "severity",
+            "file",
+            "arch",
+            "section",
+            "offset",
+            "symbol",
+            "symbol_offset",
+            "message",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing in {v}");
+        }
+        assert_eq!(v["rule"], "fallthrough");
+        assert_eq!(v["severity"], "error");
+        assert!(v["offset"].is_u64() && v["symbol_offset"].is_u64());
+    }
+    let f = &lines[0];
+    assert_eq!(f["file"], "x86/missing-ret.o");
+    assert_eq!(f["arch"], "x86_64");
+    assert_eq!(f["section"], ".text");
+    assert_eq!(f["symbol"], "f");
+    assert_eq!(f["offset"], 4);
+    assert_eq!(f["symbol_offset"], 4);
+    assert_eq!(f["message"], "f() falls through to next function g()");
+    assert_eq!(f["target"]["symbol"], "g");
+    assert_eq!(f["target"]["section"], ".text");
+    assert_eq!(f["target"]["offset"], 9);
+    assert_eq!(f["target"]["symbol_offset"], 0);
+    // g's own finding: g starts at 9, the xor is at g+0xe.
+    assert_eq!(lines[1]["symbol"], "g");
+    assert_eq!(lines[1]["offset"], 9 + 0xe);
+    assert_eq!(lines[1]["target"]["symbol"], "h");
+    assert!(
+        lines[1]["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("bytes outside any function")
+    );
+    let e = &lines[2];
+    assert_eq!(e["arch"], "aarch64");
+    assert_eq!(e["section"], ".text.one");
+    assert_eq!(e["symbol"], "last");
+    // Past the end of a section there is no target.
+    assert!(e.get("target").is_none(), "{e}");
+    assert!(
+        e["notes"][0].as_str().unwrap().contains("calls work"),
+        "{e}"
+    );
+}
+
+#[test]
+fn short_format_is_file_location_severity_message_rule() {
+    let out = objlint(
+        &core_dir(),
+        &["check", "--format", "short", "-q", "x86/nosize.o"],
+    );
+    for l in text(&out.stdout).lines() {
+        let (file, rest) = l.split_once(": ").unwrap();
+        assert_eq!(file, "x86/nosize.o");
+        let (loc, rest) = rest.split_once(": ").unwrap();
+        let (sym, off) = loc.split_once("+0x").unwrap();
+        assert!(
+            !sym.is_empty() && u64::from_str_radix(off, 16).is_ok(),
+            "{l}"
+        );
+        let (sev, rest) = rest.split_once(": ").unwrap();
+        assert!(sev == "error" || sev == "warning", "{l}");
+        assert!(rest.ends_with(" [fallthrough]"), "{l}");
+    }
+}
+
+#[test]
+fn human_format_shows_the_disassembly() {
+    let out = objlint(
+        &core_dir(),
+        &["check", "--format", "human", "-q", "x86/missing-ret.o"],
+    );
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("error[fallthrough]: f+0x4: f() falls through to next function g()"),
+        "{s}"
+    );
+    assert!(
+        s.contains("movl    $1,%eax") || s.contains("mov     $1,%eax"),
+        "{s}"
+    );
+    assert!(s.contains("here"), "{s}");
+    assert!(!s.contains('\x1b'), "no colour when not on a terminal");
+}
+
+#[test]
+fn exit_codes() {
+    let dir = core_dir();
+    let code = |args: &[&str]| objlint(&dir, args).status.code();
+    assert_eq!(
+        code(&[
+            "check",
+            "-q",
+            "--enable",
+            "fallthrough",
+            "x86/endings.o",
+            "arm64/endings.o"
+        ]),
+        Some(0)
+    );
+    assert_eq!(code(&["check", "-q", "x86/missing-ret.o"]), Some(1));
+    // Findings below error level do not fail the run.
+    let cfg = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(cfg.path(), "[rules]\nfallthrough = \"warning\"\n").unwrap();
+    let cfgp = cfg.path().to_str().unwrap();
+    let out = objlint(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "short",
+            "-q",
+            "--config",
+            cfgp,
+            "x86/missing-ret.o",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains(": warning: f() falls through"));
+    assert_eq!(
+        code(&[
+            "check",
+            "-q",
+            "--disable",
+            "fallthrough",
+            "x86/missing-ret.o"
+        ]),
+        Some(0)
+    );
+    // Unreadable input wins over findings.
+    assert_eq!(
+        code(&["check", "-q", "x86/missing-ret.o", "no/such.o"]),
+        Some(2)
+    );
+    assert_eq!(code(&["check", "-q", "x86/missing-ret.s"]), Some(2));
+    // Bad usage.
+    assert_eq!(code(&["check"]), Some(2));
+    assert_eq!(code(&["check", "--bogus", "x86/endings.o"]), Some(2));
+    assert_eq!(
+        code(&["check", "--enable", "no-such-rule", "x86/endings.o"]),
+        Some(2)
+    );
+    assert_eq!(code(&["check", "-j", "0", "x86/endings.o"]), Some(2));
+    assert_eq!(
+        code(&["check", "--format", "xml", "x86/endings.o"]),
+        Some(2)
+    );
+    assert_eq!(code(&["rules", "--explain", "no-such-rule"]), Some(2));
+    assert_eq!(code(&["--help"]), Some(0));
+}
+
+#[test]
+fn arch_filter_skips_other_objects() {
+    let out = objlint(
+        &core_dir(),
+        &[
+            "check",
+            "--format",
+            "short",
+            "-q",
+            "--arch",
+            "aarch64",
+            "x86/missing-ret.o",
+            "arm64/missing-ret.o",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let s = text(&out.stdout);
+    assert!(
+        s.lines().all(|l| l.starts_with("arm64/missing-ret.o: ")),
+        "{s}"
+    );
+    assert_eq!(s.lines().count(), 2);
+}
+
+#[test]
+fn rules_and_explain() {
+    let out = objlint(&root(), &["rules"]);
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    let ft = s
+        .lines()
+        .find(|l| l.starts_with("fallthrough "))
+        .expect("fallthrough listed");
+    assert!(ft.contains("x86_64,aarch64"), "{ft}");
+    for id in objlint::checks::ids() {
+        assert!(
+            s.lines().any(|l| l.split_whitespace().next() == Some(id)),
+            "{id} not listed"
+        );
+    }
+    let out = objlint(&root(), &["rules", "--explain", "fallthrough"]);
+    assert_eq!(out.status.code(), Some(0));
+    let e = text(&out.stdout);
+    assert!(
+        e.starts_with("fallthrough (x86_64, aarch64; default error)"),
+        "{e}"
+    );
+    for part in [
+        "## What it does",
+        "## Why it matters",
+        "## Example",
+        "falls through to next function",
+    ] {
+        assert!(e.contains(part), "{part} missing:\n{e}");
+    }
+}
+
+/// More than 65,280 sections: `e_shnum == 0` and `e_shstrndx == SHN_XINDEX`
+/// with the true values in section 0, symbols' sections in `.symtab_shndx`.
+#[test]
+fn extended_section_numbering() {
+    const N: usize = 70_000;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = String::with_capacity(N * 120);
+    for i in 0..N {
+        s.push_str(&format!(
+            ".section .text.f{i},\"ax\",@progbits\n.globl f{i}\n.type f{i},@function\nf{i}:\n"
+        ));
+        let body = match i {
+            // A call to a local noreturn function in a low-numbered section.
+            69_990 => "call f3\n",
+            3 => "ud2\n",
+            // Falls off the end of its section after a call that returns.
+            69_999 => "call f7\n",
+            _ => "ret\n",
+        };
+        s.push_str(body);
+        s.push_str(&format!(".size f{i},.-f{i}\n"));
+    }
+    let src = tmp.path().join("many.s");
+    let obj = tmp.path().join("many.o");
+    std::fs::write(&src, s).unwrap();
+    let st = Command::new("as")
+        .args(["--64", "-o"])
+        .arg(&obj)
+        .arg(&src)
+        .status()
+        .expect("GNU as");
+    assert!(st.success());
+
+    let data = std::fs::read(&obj).unwrap();
+    let o = objlint::elf::Object::parse(&data).unwrap();
+    assert_eq!(o.raw_shnum, 0);
+    assert_eq!(o.raw_shstrndx, objlint::elf::SHN_XINDEX);
+    assert!(o.sections.len() > N);
+    assert!(o.symtab_shndx.is_some());
+    let f = o.symbols.iter().find(|s| s.name == "f69999").unwrap();
+    assert_eq!(f.raw_shndx, objlint::elf::SHN_XINDEX);
+    assert_eq!(o.section_name(f.section_index().unwrap()), ".text.f69999");
+
+    let out = objlint(tmp.path(), &["check", "--format", "short", "many.o"]);
+    assert_eq!(
+        text(&out.stdout),
+        "many.o: f69999+0x0: error: f69999() falls through past the end of section .text.f69999 [fallthrough]\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(&format!("{} functions", N)));
+}
