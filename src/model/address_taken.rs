@@ -24,8 +24,6 @@ use std::collections::{HashMap, HashSet};
 /// Why a reference to code needs no landing pad.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Exemption {
-    /// The relocation is in a section listed as exempt (the pattern's name).
-    Section(String),
     /// From code of a function to a place inside the same function (or its
     /// `.cold` part) other than its entry: `_THIS_IP_`, local labels.
     SameFunction,
@@ -67,7 +65,8 @@ pub struct EntryPad {
 /// The address-taken facts of one object.
 #[derive(Debug, Default)]
 pub struct AddressTaken {
-    /// References to code in this object, sorted by (section, offset).
+    /// References to code in this object from sections that are not exempt,
+    /// sorted by (section, offset).
     pub refs: Vec<CodeRef>,
     /// Per function: its entry is the target of a non-exempt reference.
     pub taken: Vec<bool>,
@@ -109,7 +108,11 @@ impl AddressTaken {
             if sec.sh_type == goblin::elf::section_header::SHT_NOBITS {
                 continue;
             }
-            let exempt_sec = rules.exempt_section(&sec.name);
+            // References from exempt sections (ORC, __mcount_loc, ...) take
+            // no address: skip them before any lookup, they are most relocations.
+            if rules.exempt_section(&sec.name).is_some() {
+                continue;
+            }
             let export = rules.is_export_section(&sec.name);
             let mut k = 0usize;
             for r in relocs {
@@ -127,10 +130,10 @@ impl AddressTaken {
                 match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
                     Place::Local { section, offset } => {
                         let from = (sec.index, r.offset, insn.map(|i| i.offset));
-                        cx.classify(from, (section, offset), exempt_sec, export);
+                        cx.classify(from, (section, offset), export);
                     }
                     Place::External { .. } => {
-                        if sec.is_alloc() && exempt_sec.is_none() {
+                        if sec.is_alloc() {
                             cx.at.external += 1;
                         }
                     }
@@ -147,7 +150,7 @@ impl AddressTaken {
                     };
                     if obj.relocs_in(sec.index, i.offset, i.end()).is_empty() {
                         let from = (sec.index, i.offset, Some(i.offset));
-                        cx.classify(from, (sec.index, to), exempt_sec, export);
+                        cx.classify(from, (sec.index, to), export);
                     }
                 }
             }
@@ -252,7 +255,6 @@ impl Classifier<'_, '_> {
         &mut self,
         (from_section, from_offset, insn): (usize, u64, Option<u64>),
         (to_section, to_offset): (usize, u64),
-        exempt_sec: Option<&crate::rules::NamePattern>,
         export: bool,
     ) {
         let m = self.m;
@@ -269,9 +271,7 @@ impl Classifier<'_, '_> {
         if tcode.index_at(to_offset).is_none() && !range_end {
             return;
         }
-        let exempt = if let Some(p) = exempt_sec {
-            Some(Exemption::Section(p.name.clone()))
-        } else if let Some(name) = self.no_pad.get(&(to_section, to_offset)) {
+        let exempt = if let Some(name) = self.no_pad.get(&(to_section, to_offset)) {
             Some(Exemption::Target(name.clone()))
         } else if self.noendbr.contains(&(to_section, to_offset)) {
             Some(Exemption::Annotated)
