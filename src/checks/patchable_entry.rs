@@ -32,8 +32,6 @@ impl Check for PatchableEntry {
         } else {
             "most functions in this object use"
         };
-        let mut mcount: Vec<(usize, u64)> = p.mcount.iter().copied().collect();
-        mcount.sort_unstable();
         let mut first: HashMap<usize, (usize, u64)> = HashMap::new();
         for e in &p.entries {
             let entry_name = format!("{}+{:#x}", m.obj.section_name(e.section), e.offset);
@@ -103,7 +101,7 @@ impl Check for PatchableEntry {
                         continue;
                     }
                     first.insert(s.func, (e.section, e.offset));
-                    self.check_site(cx, &p, &mcount, s, layout, source, out);
+                    self.check_site(cx, &p, s, layout, source, out);
                     continue;
                 }
             };
@@ -123,7 +121,6 @@ impl PatchableEntry {
         &self,
         cx: &Ctx,
         p: &Patchable,
-        mcount: &[(usize, u64)],
         s: &Site,
         layout: Option<(u64, u64)>,
         source: &str,
@@ -181,8 +178,9 @@ impl PatchableEntry {
         // ftrace must not find the same site in both tables (seed 003).
         let entry = s.entry(m);
         let end = entry + s.pad + tail * unit;
-        let lo = mcount.partition_point(|&x| x < (s.section, s.offset));
-        let hit = mcount
+        let lo = p.mcount.partition_point(|&x| x < (s.section, s.offset));
+        let hit = p
+            .mcount
             .get(lo)
             .filter(|&&(sec, off)| sec == s.section && off < end.max(s.offset + 1))
             .map(|&(_, off)| off);

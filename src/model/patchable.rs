@@ -136,8 +136,8 @@ pub struct Patchable {
     pub unit: u64,
     /// Entries of every patchable-entries section, in section then entry order.
     pub entries: Vec<Entry>,
-    /// Places listed in the mcount sections (`__mcount_loc`).
-    pub mcount: HashSet<(usize, u64)>,
+    /// Places listed in the mcount sections (`__mcount_loc`), sorted.
+    pub mcount: Vec<(usize, u64)>,
     /// Code places referenced from other allocated data (`__jump_table`,
     /// `.altinstructions`, `__mcount_loc`, ...), sorted: a NOP there belongs
     /// to that table, not to a patch site.
@@ -202,11 +202,13 @@ impl Patchable {
             for &sec in obj.sections_named(name) {
                 for r in obj.relocs(sec) {
                     if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
-                        p.mcount.insert((section, offset));
+                        p.mcount.push((section, offset));
                     }
                 }
             }
         }
+        p.mcount.sort_unstable();
+        p.mcount.dedup();
         let mut secs: Vec<usize> = rules
             .entry_sections
             .iter()
