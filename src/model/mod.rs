@@ -431,24 +431,60 @@ impl<'a> Model<'a> {
     /// Least fixed point: a function is noreturn once none of its paths can
     /// return given the noreturn functions known so far.
     fn infer_noreturn(&mut self) {
-        loop {
-            let cand: Vec<usize> = (0..self.functions.len())
-                .filter(|&i| {
-                    !self.noreturn[i] && !self.functions[i].weak && !self.functions[i].prefix
-                })
-                .collect();
+        let eligible =
+            |m: &Self, i: usize| !m.noreturn[i] && !m.functions[i].weak && !m.functions[i].prefix;
+        // Only callers (and tail-callers) of a function found noreturn can
+        // change their answer, so later rounds re-walk just those.
+        let callers = self.local_callers();
+        let mut cand: Vec<usize> = (0..self.functions.len())
+            .filter(|&i| eligible(self, i))
+            .collect();
+        while !cand.is_empty() {
             let found: Vec<usize> = cand
                 .par_iter()
                 .copied()
                 .filter(|&i| !self.may_return(&self.functions[i]))
                 .collect();
-            if found.is_empty() {
-                break;
-            }
-            for i in found {
+            for &i in &found {
                 self.noreturn[i] = true;
             }
+            let mut next: Vec<usize> = found
+                .iter()
+                .flat_map(|&f| {
+                    let lo = callers.partition_point(|&(c, _)| c < f);
+                    callers[lo..]
+                        .iter()
+                        .take_while(move |&&(c, _)| c == f)
+                        .map(|&(_, by)| by)
+                })
+                .filter(|&i| eligible(self, i))
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            cand = next;
         }
+    }
+
+    /// (callee, caller) pairs of direct calls and jumps between functions of
+    /// this object, sorted by callee.
+    fn local_callers(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (fi, f) in self.functions.iter().enumerate() {
+            let Some(code) = self.section_code(f.section) else {
+                continue;
+            };
+            for i in self.insn_range(f) {
+                if let Dest::Local { section, offset } = code.dests[i]
+                    && let Some(callee) = self.function_at_start(section, offset)
+                    && callee != fi
+                {
+                    out.push((callee, fi));
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// A readable name for a branch destination.
