@@ -199,6 +199,20 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
 }
 
+/// `-j N`: the size of the global worker pool (all cores when not given).
+pub fn set_jobs(jobs: Option<usize>) -> Result<(), String> {
+    match jobs {
+        Some(0) => Err("-j wants at least 1".into()),
+        Some(j) => {
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(j)
+                .build_global();
+            Ok(())
+        }
+        None => Ok(()),
+    }
+}
+
 pub fn usage_error(msg: &str) -> i32 {
     eprintln!("objlint: error: {msg}");
     2
@@ -314,13 +328,8 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         Ok(x) => x,
         Err(e) => return usage_error(&e),
     };
-    if let Some(j) = a.jobs {
-        if j == 0 {
-            return usage_error("-j wants at least 1");
-        }
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(j)
-            .build_global();
+    if let Err(e) = set_jobs(a.jobs) {
+        return usage_error(&e);
     }
     let baseline = match &a.baseline {
         Some(p) => match Baseline::read(p) {

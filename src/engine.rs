@@ -114,10 +114,7 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
         .members
         .par_iter()
         .map(|(member, range)| {
-            let file = match member {
-                Some(m) => format!("{name}({m})"),
-                None => name.clone(),
-            };
+            let file = input::member_name(&name, member.as_deref());
             check_bytes(&file, &loaded.bytes[range.clone()], rules, opts)
         })
         .collect()

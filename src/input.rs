@@ -71,6 +71,14 @@ impl std::ops::Deref for Bytes {
     }
 }
 
+/// How an object is named in output: the path, with `(member)` for archive members.
+pub fn member_name(path: &str, member: Option<&str>) -> String {
+    match member {
+        Some(m) => format!("{path}({m})"),
+        None => path.to_string(),
+    }
+}
+
 /// An archive member name (None for a plain object) and its byte range.
 pub type Member = (Option<String>, Range<usize>);
 

@@ -248,10 +248,7 @@ pub fn collect(
                     .members
                     .par_iter()
                     .map(|(member, range)| {
-                        let file = match member {
-                            Some(m) => format!("{name}({m})"),
-                            None => name.clone(),
-                        };
+                        let file = input::member_name(&name, member.as_deref());
                         object_stats(file, &l.bytes[range.clone()], rules, link, list)
                     })
                     .collect(),
@@ -281,13 +278,8 @@ pub fn totals(objs: &[ObjectStats]) -> Vec<(Machine, PadStats)> {
 }
 
 pub fn run(a: &StatsArgs) -> i32 {
-    if let Some(j) = a.jobs {
-        if j == 0 {
-            return usage_error("-j wants at least 1");
-        }
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(j)
-            .build_global();
+    if let Err(e) = crate::cli::set_jobs(a.jobs) {
+        return usage_error(&e);
     }
     let rules = match Rules::load(a.rules.as_deref()) {
         Ok(r) => r,

@@ -78,22 +78,15 @@ impl Ctx<'_> {
         offset: u64,
         message: String,
     ) -> Finding {
-        let m = self.model;
-        let (symbol, symbol_offset) = match m.function_containing(section, offset) {
-            Some(i) => (
-                Some(m.functions[i].name.clone()),
-                offset - m.functions[i].start,
-            ),
-            None => (None, offset),
-        };
+        let place = self.target(section, offset);
         Finding {
             rule,
             severity: self.opts.severity(rule, self.rules),
             section_index: section,
-            section: m.obj.section_name(section).to_string(),
+            section: place.section,
             offset,
-            symbol,
-            symbol_offset,
+            symbol: place.symbol,
+            symbol_offset: place.symbol_offset,
             message,
             target: None,
             notes: Vec::new(),
