@@ -259,8 +259,49 @@ fn key(f: &objlint::checks::Finding) -> (String, Option<String>, String) {
     (f.rule.to_string(), f.symbol.clone(), f.message.clone())
 }
 
+/// With `OBJLINT_FAULT_DIR=DIR`, every faulted object is also written to DIR
+/// with a line in DIR/manifest.tsv (kind, file, rule, symbol), so other
+/// tools can be measured on the same faults (`scripts/fault-objtool.py`).
+fn dump_fault(
+    dir: &std::path::Path,
+    orig: &std::path::Path,
+    kind: &str,
+    fault: &Fault,
+    bytes: &[u8],
+) {
+    use std::io::Write;
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let arch = orig
+        .parent()
+        .and_then(|p| p.file_name())
+        .unwrap()
+        .to_string_lossy();
+    let file = dir.join(format!(
+        "{arch}-{kind}-{n}-{}",
+        orig.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(&file, bytes).unwrap();
+    let mut m = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("manifest.tsv"))
+        .unwrap();
+    writeln!(
+        m,
+        "{kind}\t{}\t{}\t{}\t{}",
+        file.display(),
+        orig.display(),
+        fault.rule,
+        fault.symbol
+    )
+    .unwrap();
+}
+
 #[test]
 fn injected_faults_are_reported() {
+    let dump = std::env::var_os("OBJLINT_FAULT_DIR").map(PathBuf::from);
     let rules = Rules::builtin();
     let opts = Options::default();
     let mut rate: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
@@ -296,6 +337,9 @@ fn injected_faults_are_reported() {
                 let mut b = bytes.clone();
                 for (at, p) in &fault.patches {
                     b[*at..*at + p.len()].copy_from_slice(p);
+                }
+                if let Some(dir) = &dump {
+                    dump_fault(dir, &path, kind, &fault, &b);
                 }
                 let rep = check_bytes(&name, &b, &rules, opts);
                 assert!(rep.error.is_none());
