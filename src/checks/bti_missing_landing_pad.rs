@@ -9,7 +9,7 @@
 //! `rules/landing_pads.toml` do not. A function entry needs a call pad; another
 //! place (a label) either kind. Only for objects built with BTI.
 
-use super::landing::{enforced, missing_pad, pad_ok};
+use super::landing::check_pads;
 use super::{Check, Ctx, Finding};
 use crate::elf::Machine;
 
@@ -21,19 +21,13 @@ impl Check for BtiMissingLandingPad {
     }
 
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
-        let m = cx.model;
-        if m.obj.machine != Machine::Aarch64 || !enforced(m, cx.opts) {
-            return;
-        }
-        let at = m.address_taken(&cx.rules.landing_pads);
-        for r in at.needing_pad() {
-            if !pad_ok(m, r) {
-                let mut fd = missing_pad(cx, self.id(), "BTI", r);
-                fd.notes.push(
-                    "an indirect branch here faults with BTI: build the target with -mbranch-protection=bti (or standard) or start it with `bti c`".into(),
-                );
-                out.push(fd);
-            }
-        }
+        check_pads(
+            cx,
+            self.id(),
+            Machine::Aarch64,
+            "BTI",
+            "an indirect branch here faults with BTI: build the target with -mbranch-protection=bti (or standard) or start it with `bti c`",
+            out,
+        );
     }
 }

@@ -6,7 +6,7 @@
 //! branch operands and the exemptions of `rules/landing_pads.toml` do not (see
 //! [`crate::model::address_taken`]). Only for objects built with IBT.
 
-use super::landing::{enforced, missing_pad, pad_ok};
+use super::landing::check_pads;
 use super::{Check, Ctx, Finding};
 use crate::elf::Machine;
 
@@ -18,19 +18,13 @@ impl Check for IbtMissingEndbr {
     }
 
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
-        let m = cx.model;
-        if m.obj.machine != Machine::X86_64 || !enforced(m, cx.opts) {
-            return;
-        }
-        let at = m.address_taken(&cx.rules.landing_pads);
-        for r in at.needing_pad() {
-            if !pad_ok(m, r) {
-                let mut fd = missing_pad(cx, self.id(), "ENDBR", r);
-                fd.notes.push(
-                    "an indirect branch here faults with IBT: build the target with -fcf-protection=branch or add ENDBR64; if it is never branched to indirectly, annotate it ANNOTATE_NOENDBR".into(),
-                );
-                out.push(fd);
-            }
-        }
+        check_pads(
+            cx,
+            self.id(),
+            Machine::X86_64,
+            "ENDBR",
+            "an indirect branch here faults with IBT: build the target with -fcf-protection=branch or add ENDBR64; if it is never branched to indirectly, annotate it ANNOTATE_NOENDBR",
+            out,
+        );
     }
 }

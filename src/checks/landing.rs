@@ -102,6 +102,30 @@ pub fn data_symbol(m: &Model, section: usize, offset: u64) -> Option<(String, u6
 }
 
 /// The finding for a reference whose target lacks a landing pad.
+/// The shared body of `ibt-missing-endbr` and `bti-missing-landing-pad`:
+/// on objects of `machine` built with branch tracking, a finding for every
+/// address-taking reference whose target has no fitting pad.
+pub fn check_pads(
+    cx: &Ctx,
+    rule: &'static str,
+    machine: Machine,
+    pad: &str,
+    note: &str,
+    out: &mut Vec<Finding>,
+) {
+    let m = cx.model;
+    if m.obj.machine != machine || !enforced(m, cx.opts) {
+        return;
+    }
+    for r in m.address_taken(&cx.rules.landing_pads).needing_pad() {
+        if !pad_ok(m, r) {
+            let mut fd = missing_pad(cx, rule, pad, r);
+            fd.notes.push(note.into());
+            out.push(fd);
+        }
+    }
+}
+
 pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Finding {
     let m = cx.model;
     let target = place_str(m, r.to_section, r.to_offset);
