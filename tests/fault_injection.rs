@@ -9,7 +9,7 @@ use objlint::elf::{Machine, Object};
 use objlint::engine::check_bytes;
 use objlint::model::Model;
 use objlint::model::address_taken::pad_at;
-use objlint::model::patchable::{Patchable, Target};
+use objlint::model::patchable::Target;
 use objlint::rules::Rules;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -149,7 +149,7 @@ fn clac_to_stac(obj: &Object, m: &Model) -> Vec<Fault> {
 /// `patchable-entry`: put a non-NOP into a function's patchable prefix.
 fn corrupt_patchable_nop(obj: &Object, m: &Model) -> Vec<Fault> {
     let rules = Rules::builtin();
-    let p = Patchable::analyze(m, &rules.patchable);
+    let p = m.patchable(&rules.patchable);
     let mut out = Vec::new();
     for site in p.sites() {
         if site.before == 0 || site.non_nop.is_some() {
@@ -173,7 +173,7 @@ fn corrupt_patchable_nop(obj: &Object, m: &Model) -> Vec<Fault> {
 /// NOP unit (its relocation addend), so it no longer names the site's start.
 fn shift_patchable_entry(obj: &Object, m: &Model) -> Vec<Fault> {
     let rules = Rules::builtin();
-    let p = Patchable::analyze(m, &rules.patchable);
+    let p = m.patchable(&rules.patchable);
     let unit = p.unit as i64;
     let mut out = Vec::new();
     for site in p.sites() {
@@ -315,7 +315,8 @@ fn injected_faults_are_reported() {
         // The build's patchable layout is known, as a project's config would
         // say: with few sites, one shifted entry could otherwise win the vote.
         let mut opts = opts.clone();
-        opts.patchable = Patchable::analyze(&model, &rules.patchable)
+        opts.patchable = model
+            .patchable(&rules.patchable)
             .layout
             .map(|(m, n)| (m as u32, n as u32));
         let opts = &opts;

@@ -7,7 +7,7 @@
 
 use super::{Check, Ctx, Finding};
 use crate::elf::Machine;
-use crate::model::patchable::{Patchable, Site, relative};
+use crate::model::patchable::{Site, relative};
 use std::collections::HashSet;
 
 pub struct CallOpsAlign;
@@ -22,7 +22,7 @@ impl Check for CallOpsAlign {
         if m.obj.machine != Machine::Aarch64 {
             return;
         }
-        let p = Patchable::analyze(m, &cx.rules.patchable);
+        let p = m.patchable(&cx.rules.patchable);
         let mut sites: Vec<&Site> = p.sites().filter(|s| s.before >= 2).collect();
         sites.sort_by_key(|s| (s.section, s.offset));
         sites.dedup_by_key(|s| s.func);

@@ -12,7 +12,7 @@
 //! the one most hashes have.
 
 use super::{Check, Ctx, Finding};
-use crate::model::patchable::{Patchable, relative};
+use crate::model::patchable::relative;
 
 pub struct KcfiHashOffset;
 
@@ -23,7 +23,7 @@ impl Check for KcfiHashOffset {
 
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
         let m = cx.model;
-        let p = Patchable::analyze(m, &cx.rules.patchable);
+        let p = m.patchable(&cx.rules.patchable);
         if p.hashes.is_empty() && p.checks.is_empty() {
             return;
         }

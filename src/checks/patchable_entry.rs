@@ -21,7 +21,7 @@ impl Check for PatchableEntry {
 
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
         let m = cx.model;
-        let p = Patchable::analyze(m, &cx.rules.patchable);
+        let p = m.patchable(&cx.rules.patchable);
         if p.entries.is_empty() {
             return;
         }
@@ -101,7 +101,7 @@ impl Check for PatchableEntry {
                         continue;
                     }
                     first.insert(s.func, (e.section, e.offset));
-                    self.check_site(cx, &p, s, layout, source, out);
+                    self.check_site(cx, p, s, layout, source, out);
                     continue;
                 }
             };

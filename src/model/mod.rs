@@ -94,6 +94,9 @@ pub struct Model<'a> {
     pub noreturn: Vec<bool>,
     /// Address-taken facts, built on first use ([`Model::address_taken`]).
     landing: std::sync::OnceLock<address_taken::AddressTaken>,
+    /// Patch sites and kCFI hashes, built on first use ([`Model::patchable`]):
+    /// three rules read them.
+    patchable: std::sync::OnceLock<patchable::Patchable>,
     /// `.altinstructions` sites.
     pub alts: Alternatives,
 }
@@ -270,6 +273,7 @@ impl<'a> Model<'a> {
             listed_noreturn: listed_noreturn(obj, &noreturn_names),
             noreturn_names,
             landing: std::sync::OnceLock::new(),
+            patchable: std::sync::OnceLock::new(),
             alts,
         };
         m.infer_noreturn();

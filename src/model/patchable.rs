@@ -176,7 +176,15 @@ pub struct LayoutSummary {
 /// kCFI hash offset, and how many functions have a patch site. This is the
 /// per-object layout report (`objlint stats`, `check --verbose`).
 pub fn layout(model: &Model, rules: &PatchableRules) -> LayoutSummary {
-    Patchable::analyze(model, rules).summary(model)
+    model.patchable(rules).summary(model)
+}
+
+impl Model<'_> {
+    /// The patch sites and kCFI hashes of this object, built on first use.
+    pub fn patchable(&self, rules: &PatchableRules) -> &Patchable {
+        self.patchable
+            .get_or_init(|| Patchable::analyze(self, rules))
+    }
 }
 
 /// The value most often seen; ties go to the smaller value.
