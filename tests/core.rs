@@ -239,7 +239,7 @@ fn arm64_data_in_code_is_not_decoded() {
         .unwrap()
         .insns
         .iter()
-        .map(|i| i.offset)
+        .map(|i| i.offset())
         .collect();
     // $d at 0x10..0x1c, 0x24..0x28 and 0x30..0x38 (see literal-pool.s).
     for d in [0x10, 0x14, 0x18, 0x24, 0x30, 0x34] {

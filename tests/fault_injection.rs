@@ -87,8 +87,8 @@ fn drop_final_return(obj: &Object, m: &Model) -> Vec<Fault> {
             continue;
         }
         let sec = &obj.sections[f.section];
-        let start = (sec.offset + ins.offset) as usize;
-        let len = (f.end - ins.offset) as usize;
+        let start = (sec.offset + ins.offset()) as usize;
+        let len = (f.end - ins.offset()) as usize;
         out.push(Fault {
             patches: vec![(start, nop_fill(obj.machine, len))],
             rule: "fallthrough",
@@ -134,7 +134,7 @@ fn clac_to_stac(obj: &Object, m: &Model) -> Vec<Fault> {
                 if ins.kind != Kind::UaccessClose || ins.len != 3 {
                     continue;
                 }
-                let at = (obj.sections[r.section].offset + ins.offset) as usize;
+                let at = (obj.sections[r.section].offset + ins.offset()) as usize;
                 out.push(Fault {
                     patches: vec![(at, vec![0x0f, 0x01, 0xcb])],
                     rule: "uaccess",

@@ -108,22 +108,12 @@ impl Decoder for Arm64 {
             let w = u32::from_le_bytes(c.try_into().unwrap());
             let (kind, disp) = classify(w);
             let imm_target = disp.map(|d| off.wrapping_add(d as u64));
-            out.push(Insn {
-                offset: off,
-                len: 4,
-                kind,
-                imm_target,
-            });
+            out.push(Insn::new(off, 4, kind, imm_target));
             off += 4;
         }
         let rest = chunks.remainder().len();
         if rest > 0 {
-            out.push(Insn {
-                offset: off,
-                len: rest as u8,
-                kind: Kind::Invalid,
-                imm_target: None,
-            });
+            out.push(Insn::new(off, rest as u8, Kind::Invalid, None));
         }
     }
 
@@ -147,7 +137,7 @@ impl Decoder for Arm64 {
 
     fn branch_reloc_bias(&self, insn: &Insn, reloc_offset: u64, r_type: u32) -> Option<i64> {
         (insn.kind.is_branch()
-            && reloc_offset == insn.offset
+            && reloc_offset == insn.offset()
             && matches!(
                 r_type,
                 R_AARCH64_JUMP26 | R_AARCH64_CALL26 | R_AARCH64_CONDBR19 | R_AARCH64_TSTBR14
@@ -180,7 +170,7 @@ impl Decoder for Arm64 {
             return None;
         }
         let imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
-        Some(insn.offset.wrapping_add(sext(imm, 21) as u64))
+        Some(insn.offset().wrapping_add(sext(imm, 21) as u64))
     }
 
     fn min_insn_len(&self) -> u64 {
@@ -243,12 +233,7 @@ mod tests {
         assert_eq!(classify(0x54000040), (Kind::CondJump, Some(8)));
         // adr x0, #-8 and adr x0, #+12
         let adr = |w: u32| {
-            let i = Insn {
-                offset: 0x40,
-                len: 4,
-                kind: Kind::Other,
-                imm_target: None,
-            };
+            let i = Insn::new(0x40, 4, Kind::Other, None);
             Arm64.pc_relative_address(&w.to_le_bytes(), &i)
         };
         assert_eq!(adr(0x10ffffc0), Some(0x38));

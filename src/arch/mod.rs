@@ -110,21 +110,54 @@ impl Kind {
 }
 
 /// One decoded instruction. Offsets are section offsets.
+///
+/// Stored compactly (12 bytes): a large module has millions of instructions,
+/// and these arrays are most of objlint's memory. Sections are at most 4 GiB
+/// (the reader refuses larger executable sections).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Insn {
-    pub offset: u64,
+    offset: u32,
+    /// Branch target encoded in the instruction, or [`Insn::NO_TARGET`].
+    target: u32,
     pub len: u8,
     pub kind: Kind,
-    /// Branch target encoded in the instruction (section offset), before
-    /// relocations are applied.
-    pub imm_target: Option<u64>,
 }
 
 impl Insn {
+    const NO_TARGET: u32 = u32::MAX;
+    /// Stands for an encoded target outside every section (it cannot be
+    /// stored in 32 bits, so it lies past the largest section allowed).
+    const FAR_TARGET: u32 = u32::MAX - 1;
+
+    pub fn new(offset: u64, len: u8, kind: Kind, imm_target: Option<u64>) -> Insn {
+        Insn {
+            offset: u32::try_from(offset).expect("section offsets fit in 32 bits"),
+            target: match imm_target {
+                None => Self::NO_TARGET,
+                Some(t) => u32::try_from(t)
+                    .ok()
+                    .filter(|&t| t < Self::FAR_TARGET)
+                    .unwrap_or(Self::FAR_TARGET),
+            },
+            len,
+            kind,
+        }
+    }
+    pub fn offset(&self) -> u64 {
+        u64::from(self.offset)
+    }
     pub fn end(&self) -> u64 {
-        self.offset + u64::from(self.len)
+        self.offset() + u64::from(self.len)
+    }
+    /// Branch target encoded in the instruction (section offset), before
+    /// relocations are applied.
+    pub fn imm_target(&self) -> Option<u64> {
+        (self.target != Self::NO_TARGET).then_some(u64::from(self.target))
     }
 }
+
+/// The largest executable section the decoder accepts.
+pub const MAX_CODE_SECTION: u64 = (u32::MAX - 2) as u64;
 
 /// How a kCFI indirect-call check reads the callee's type hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -85,12 +85,7 @@ impl Decoder for X86 {
                 } else {
                     1
                 };
-                out.push(Insn {
-                    offset,
-                    len: len.min(15) as u8,
-                    kind: Kind::Invalid,
-                    imm_target: None,
-                });
+                out.push(Insn::new(offset, len.min(15) as u8, Kind::Invalid, None));
                 if len > 1 {
                     break;
                 }
@@ -103,12 +98,7 @@ impl Decoder for X86 {
                 Kind::Call | Kind::Jump | Kind::CondJump => Some(ins.near_branch_target()),
                 _ => None,
             };
-            out.push(Insn {
-                offset,
-                len: ins.len() as u8,
-                kind,
-                imm_target,
-            });
+            out.push(Insn::new(offset, ins.len() as u8, kind, imm_target));
         }
     }
 

@@ -23,18 +23,15 @@ impl Check for Fallthrough {
         let Some(code) = m.section_code(f.section) else {
             return;
         };
-        let range = m.insn_range(f);
-        let seen = m.reachable(f);
-        let Some(k) = seen
-            .iter()
-            .enumerate()
-            .filter(|&(_, &s)| s)
-            .map(|(k, _)| range.start + k)
-            .find(|&i| {
-                let fl = m.flow(f, code, i);
-                fl.off_end || fl.into_data
-            })
-        else {
+        // The first instruction in address order that leaves the function.
+        let mut first: Option<usize> = None;
+        m.walk(f, |i, fl| {
+            if (fl.off_end || fl.into_data) && first.is_none_or(|k| i < k) {
+                first = Some(i);
+            }
+            std::ops::ControlFlow::Continue(())
+        });
+        let Some(k) = first else {
             return;
         };
         let ins = &code.insns[k];
@@ -43,7 +40,7 @@ impl Check for Fallthrough {
             let mut fd = cx.finding(
                 self.id(),
                 f.section,
-                ins.offset,
+                ins.offset(),
                 format!(
                     "{}() runs into data at {}+{:#x}",
                     f.name,
@@ -100,7 +97,7 @@ impl Check for Fallthrough {
                 after
             ),
         };
-        let mut fd = cx.finding(self.id(), f.section, ins.offset, message);
+        let mut fd = cx.finding(self.id(), f.section, ins.offset(), message);
         fd.notes = notes;
         if enclosing.is_some() {
             fd.target = Some(cx.target(f.section, after));
@@ -109,7 +106,7 @@ impl Check for Fallthrough {
             fd.target = Some(cx.target(g.section, g.start));
         }
         if ins.kind == crate::arch::Kind::Call {
-            let dest = code.dests[k];
+            let dest = code.dest(k);
             let weak = match dest {
                 Dest::Local { section, offset } => m
                     .function_at_start(section, offset)

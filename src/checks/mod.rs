@@ -134,9 +134,9 @@ impl Ctx<'_> {
             .map(|i| {
                 let ins = &code.insns[i];
                 Line {
-                    offset: ins.offset,
+                    offset: ins.offset(),
                     text: m.disasm(section, ins),
-                    primary: ins.offset == offset,
+                    primary: ins.offset() == offset,
                 }
             })
             .collect()

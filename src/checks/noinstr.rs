@@ -64,7 +64,7 @@ impl Check for NoinstrCall {
             walker.walk(f, 0i32, |step, depth| {
                 let depth = depth
                     + depth_change
-                        .get(&(step.section, step.insn.offset))
+                        .get(&(step.section, step.insn.offset()))
                         .copied()
                         .unwrap_or(0);
                 let (c, tail) = match step.action {
@@ -156,7 +156,7 @@ fn judge(
             let tables = &cx.rules.noinstr.indirect_tables;
             let via_table = thunk.is_none()
                 && m.obj
-                    .relocs_in(step.section, step.insn.offset, step.insn.end())
+                    .relocs_in(step.section, step.insn.offset(), step.insn.end())
                     .iter()
                     .any(|r| tables.iter().any(|t| *t == m.obj.symbols[r.sym].name));
             if via_table {

@@ -107,9 +107,9 @@ fn toggling_functions(cx: &Ctx) -> HashSet<String> {
             if !matches!(ins.kind, Kind::UaccessOpen | Kind::UaccessClose) {
                 continue;
             }
-            let (s, off) = match m.alts.replacement_containing(sec, ins.offset) {
+            let (s, off) = match m.alts.replacement_containing(sec, ins.offset()) {
                 Some((site, _)) => (site.section, site.start),
-                None => (sec, ins.offset),
+                None => (sec, ins.offset()),
             };
             if let Some(i) = m.function_containing(s, off) {
                 let name = &m.functions[i].name;
@@ -178,7 +178,7 @@ fn alt_note(w: &Walker, step: &Step) -> Option<String> {
     Some(format!(
         "in the alternative replacement at {}+{:#x}: {}",
         m.obj.section_name(step.section),
-        step.insn.offset,
+        step.insn.offset(),
         m.disasm(step.section, step.insn)
     ))
 }

@@ -330,6 +330,15 @@ impl<'a> Object<'a> {
             s.name = read_cstr(data, &strtab_sec, data, off);
         }
 
+        if let Some(s) = sections
+            .iter()
+            .find(|s| s.is_exec() && s.size > crate::arch::MAX_CODE_SECTION)
+        {
+            return err(format!(
+                "executable section {} ({}) is {:#x} bytes; sections of code over 4 GiB are not supported",
+                s.index, s.name, s.size
+            ));
+        }
         let mut obj = Object {
             data,
             machine,

@@ -121,7 +121,7 @@ impl AddressTaken {
                     while k < c.insns.len() && c.insns[k].end() <= r.offset {
                         k += 1;
                     }
-                    c.insns.get(k).filter(|i| i.offset <= r.offset)
+                    c.insns.get(k).filter(|i| i.offset() <= r.offset)
                 });
                 let bias = match m.dec.reloc_use(insn, r.offset, r.r_type) {
                     RelocUse::Address(b) => b,
@@ -129,7 +129,7 @@ impl AddressTaken {
                 };
                 match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
                     Place::Local { section, offset } => {
-                        let from = (sec.index, r.offset, insn.map(|i| i.offset));
+                        let from = (sec.index, r.offset, insn.map(|i| i.offset()));
                         cx.classify(from, (section, offset), export);
                     }
                     Place::External { .. } => {
@@ -144,12 +144,12 @@ impl AddressTaken {
             if let Some(c) = code {
                 let data = obj.section_data(sec.index);
                 for i in c.insns.iter().filter(|i| i.kind == Kind::Other) {
-                    let bytes = &data[i.offset as usize..i.end() as usize];
+                    let bytes = &data[i.offset() as usize..i.end() as usize];
                     let Some(to) = m.dec.pc_relative_address(bytes, i) else {
                         continue;
                     };
-                    if obj.relocs_in(sec.index, i.offset, i.end()).is_empty() {
-                        let from = (sec.index, i.offset, Some(i.offset));
+                    if obj.relocs_in(sec.index, i.offset(), i.end()).is_empty() {
+                        let from = (sec.index, i.offset(), Some(i.offset()));
                         cx.classify(from, (sec.index, to), export);
                     }
                 }
@@ -222,7 +222,7 @@ pub fn entry_pads(m: &Model, fi: usize) -> Vec<(u64, Pad)> {
     let mut out = Vec::new();
     for ins in &code.insns[m.insn_range(f)] {
         match ins.kind {
-            Kind::Pad(p) if p.is_landing_pad() => out.push((ins.offset, p)),
+            Kind::Pad(p) if p.is_landing_pad() => out.push((ins.offset(), p)),
             Kind::Nop | Kind::Pad(_) => {}
             _ => break,
         }
@@ -342,7 +342,7 @@ fn untracked_jumps(m: &Model) -> Vec<bool> {
             code.insns[m.insn_range(f)].iter().any(|i| {
                 i.kind == Kind::IndirectJump
                     && m.dec
-                        .untracked_jump(&data[i.offset as usize..i.end() as usize])
+                        .untracked_jump(&data[i.offset() as usize..i.end() as usize])
             })
         })
         .collect()

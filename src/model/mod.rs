@@ -10,6 +10,7 @@ use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};
 use crate::rules::{NameSet, Rules};
 use alternatives::Alternatives;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// Where a branch goes.
@@ -41,22 +42,77 @@ pub struct Function {
     pub global: bool,
 }
 
+/// A [`Dest`] in 8 bytes: the top two bits say which kind, the rest hold a
+/// symbol index, or a section index (30 bits) and an offset (32 bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct PackedDest(u64);
+
+impl PackedDest {
+    const EXTERNAL: u64 = 1 << 62;
+    const LOCAL: u64 = 2 << 62;
+    const LOW: u64 = (1 << 32) - 1;
+
+    /// `None` when the indices do not fit (never for an object that parsed:
+    /// it would need a file of many gigabytes). An offset past 32 bits is
+    /// kept as the largest one: it is outside every function either way.
+    fn pack(d: Dest) -> Option<PackedDest> {
+        Some(PackedDest(match d {
+            Dest::None => 0,
+            Dest::External { sym } => Self::EXTERNAL | u64::from(u32::try_from(sym).ok()?),
+            Dest::Local { section, offset } => {
+                let section = u64::try_from(section).ok().filter(|&s| s < 1 << 30)?;
+                Self::LOCAL | section << 32 | offset.min(Self::LOW)
+            }
+        }))
+    }
+    fn unpack(self) -> Dest {
+        match self.0 & (3 << 62) {
+            Self::EXTERNAL => Dest::External {
+                sym: (self.0 & Self::LOW) as usize,
+            },
+            Self::LOCAL => Dest::Local {
+                section: ((self.0 >> 32) & ((1 << 30) - 1)) as usize,
+                offset: self.0 & Self::LOW,
+            },
+            _ => Dest::None,
+        }
+    }
+}
+
+/// No link: see [`SectionCode::link`].
+const NO_LINK: u32 = u32::MAX;
+
 /// The decoded instructions of one executable section, in offset order,
 /// with branch destinations resolved through relocations.
 #[derive(Debug, Default)]
 pub struct SectionCode {
     pub insns: Vec<Insn>,
-    pub dests: Vec<Dest>,
+    dests: Vec<PackedDest>,
+    /// Per instruction, resolved once so control-flow walks need no lookups:
+    /// for a direct jump, the index of the instruction at its target in this
+    /// section; for a direct call, the index of the function it calls.
+    links: Vec<u32>,
 }
 
 impl SectionCode {
+    /// Where the branch at index `i` goes (`Dest::None` for other instructions).
+    pub fn dest(&self, i: usize) -> Dest {
+        self.dests[i].unpack()
+    }
+    /// See [`SectionCode::links`].
+    fn link(&self, i: usize) -> Option<usize> {
+        let l = self.links[i];
+        (l != NO_LINK).then_some(l as usize)
+    }
     /// Index of the instruction starting exactly at `offset`.
     pub fn index_at(&self, offset: u64) -> Option<usize> {
-        self.insns.binary_search_by_key(&offset, |i| i.offset).ok()
+        self.insns
+            .binary_search_by_key(&offset, |i| i.offset())
+            .ok()
     }
     /// Index of the first instruction at or after `offset`.
     pub fn lower_bound(&self, offset: u64) -> usize {
-        self.insns.partition_point(|i| i.offset < offset)
+        self.insns.partition_point(|i| i.offset() < offset)
     }
 }
 
@@ -82,7 +138,7 @@ pub struct Model<'a> {
     pub code: Vec<Option<SectionCode>>,
     /// Sorted by (section, start).
     pub functions: Vec<Function>,
-    starts: HashMap<(usize, u64), usize>,
+    starts: FxHashMap<(usize, u64), usize>,
     /// Per function: the largest `end` of it and the functions before it in
     /// its section, so a lookup can step back over nested symbols.
     reach: Vec<u64>,
@@ -173,7 +229,13 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
     funcs
 }
 
-fn decode_section(obj: &Object, dec: &dyn Decoder, sec: usize, cuts: &[u64]) -> SectionCode {
+fn decode_section(
+    obj: &Object,
+    dec: &dyn Decoder,
+    sec: usize,
+    cuts: &[u64],
+    starts: &FxHashMap<(usize, u64), usize>,
+) -> SectionCode {
     let data = obj.section_data(sec);
     let mut insns = Vec::with_capacity(data.len() / 4);
     for (lo, hi) in obj.code_ranges(sec) {
@@ -190,11 +252,18 @@ fn decode_section(obj: &Object, dec: &dyn Decoder, sec: usize, cuts: &[u64]) -> 
         }
     }
     let mut dests = Vec::with_capacity(insns.len());
+    let mut links = Vec::with_capacity(insns.len());
+    // Relocations and instructions are both in offset order: one cursor.
+    let relocs = obj.relocs(sec);
+    let mut r0 = 0;
     for ins in &insns {
         let mut dest = Dest::None;
         if ins.kind.is_branch() {
+            while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
+                r0 += 1;
+            }
             let mut relocated = false;
-            for r in obj.relocs_in(sec, ins.offset, ins.end()) {
+            for r in relocs[r0..].iter().take_while(|r| r.offset < ins.end()) {
                 if let Some(bias) = dec.branch_reloc_bias(ins, r.offset, r.r_type) {
                     relocated = true;
                     dest = match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
@@ -204,16 +273,31 @@ fn decode_section(obj: &Object, dec: &dyn Decoder, sec: usize, cuts: &[u64]) -> 
                     };
                 }
             }
-            if let (false, Some(t)) = (relocated, ins.imm_target) {
+            if let (false, Some(t)) = (relocated, ins.imm_target()) {
                 dest = Dest::Local {
                     section: sec,
                     offset: t,
                 };
             }
         }
-        dests.push(dest);
+        let packed = PackedDest::pack(dest).unwrap_or_default();
+        dests.push(packed);
+        let link = match (ins.kind, packed.unpack()) {
+            (Kind::Call, Dest::Local { section, offset }) => {
+                starts.get(&(section, offset)).copied()
+            }
+            (Kind::Jump | Kind::CondJump, Dest::Local { section, offset }) if section == sec => {
+                insns.binary_search_by_key(&offset, |i| i.offset()).ok()
+            }
+            _ => None,
+        };
+        links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
     }
-    SectionCode { insns, dests }
+    SectionCode {
+        insns,
+        dests,
+        links,
+    }
 }
 
 impl<'a> Model<'a> {
@@ -239,20 +323,20 @@ impl<'a> Model<'a> {
             c.sort_unstable();
             c.dedup();
         }
+        let starts: FxHashMap<(usize, u64), usize> = functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| ((f.section, f.start), i))
+            .collect();
         let code: Vec<Option<SectionCode>> = obj
             .sections
             .par_iter()
             .map(|s| {
                 s.is_exec()
-                    .then(|| decode_section(obj, dec, s.index, &cuts[s.index]))
+                    .then(|| decode_section(obj, dec, s.index, &cuts[s.index], &starts))
             })
             .collect();
         alts.mark_uaccess_exclusive(&code);
-        let starts = functions
-            .iter()
-            .enumerate()
-            .map(|(i, f)| ((f.section, f.start), i))
-            .collect();
         let noreturn_names = rules.noreturn(obj.machine);
         let mut reach = Vec::with_capacity(functions.len());
         for (i, f) in functions.iter().enumerate() {
@@ -333,30 +417,39 @@ impl<'a> Model<'a> {
     pub fn is_noreturn(&self, dest: Dest) -> bool {
         match dest {
             Dest::External { sym } => self.listed_noreturn[sym],
-            Dest::Local { section, offset } => match self.function_at_start(section, offset) {
-                Some(i) => {
-                    let f = &self.functions[i];
-                    self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])
-                }
-                None => false,
-            },
+            Dest::Local { section, offset } => self
+                .function_at_start(section, offset)
+                .is_some_and(|i| self.function_noreturn(i)),
             Dest::None => false,
         }
+    }
+
+    /// Whether the direct call at index `i` never returns.
+    fn call_is_noreturn(&self, code: &SectionCode, i: usize) -> bool {
+        match code.dests[i].unpack() {
+            Dest::External { sym } => self.listed_noreturn[sym],
+            Dest::Local { .. } => code.link(i).is_some_and(|c| self.function_noreturn(c)),
+            Dest::None => false,
+        }
+    }
+
+    fn function_noreturn(&self, i: usize) -> bool {
+        let f = &self.functions[i];
+        self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])
     }
 
     /// Control flow after instruction `i` of function `f`.
     pub fn flow(&self, f: &Function, code: &SectionCode, i: usize) -> Flow {
         let ins = &code.insns[i];
-        let dest = code.dests[i];
         let mut flow = Flow::default();
         let falls = match ins.kind {
-            Kind::Call => !self.is_noreturn(dest),
+            Kind::Call => !self.call_is_noreturn(code, i),
             Kind::Jump | Kind::CondJump => {
-                match dest {
+                match code.dest(i) {
                     Dest::Local { section, offset }
                         if section == f.section && offset >= f.start && offset < f.end =>
                     {
-                        flow.jump = code.index_at(offset);
+                        flow.jump = code.link(i);
                     }
                     Dest::None => {}
                     d => flow.leaves = Some(d),
@@ -368,7 +461,11 @@ impl<'a> Model<'a> {
         if falls {
             if ins.end() >= f.end {
                 flow.off_end = true;
-            } else if code.insns.get(i + 1).is_some_and(|n| n.offset == ins.end()) {
+            } else if code
+                .insns
+                .get(i + 1)
+                .is_some_and(|n| n.offset() == ins.end())
+            {
                 flow.next = Some(i + 1);
             } else {
                 flow.into_data = true;
@@ -377,17 +474,19 @@ impl<'a> Model<'a> {
         flow
     }
 
-    /// Instructions reachable from the entry of `f`, as a mask over its
-    /// instruction range (index 0 = first instruction of the function).
-    pub fn reachable(&self, f: &Function) -> Vec<bool> {
+    /// Follow every path from the entry of `f`, calling `visit` once for each
+    /// instruction reached (its index and flow) until it breaks. Returns the
+    /// mask of instructions reached over `f`'s instruction range (index 0 = its
+    /// first instruction); `None` when no instruction starts at the entry.
+    pub fn walk(
+        &self,
+        f: &Function,
+        mut visit: impl FnMut(usize, &Flow) -> std::ops::ControlFlow<()>,
+    ) -> Option<Vec<bool>> {
+        let code = self.section_code(f.section)?;
         let range = self.insn_range(f);
-        let Some(code) = self.section_code(f.section) else {
-            return Vec::new();
-        };
+        let entry = code.index_at(f.start)?;
         let mut seen = vec![false; range.len()];
-        let Some(entry) = code.index_at(f.start) else {
-            return seen;
-        };
         let mut work = vec![entry];
         while let Some(i) = work.pop() {
             if i < range.start || i >= range.end || seen[i - range.start] {
@@ -395,41 +494,46 @@ impl<'a> Model<'a> {
             }
             seen[i - range.start] = true;
             let fl = self.flow(f, code, i);
+            if visit(i, &fl).is_break() {
+                break;
+            }
             work.extend(fl.next);
             work.extend(fl.jump);
         }
-        seen
+        Some(seen)
+    }
+
+    /// Instructions reachable from the entry of `f`, as a mask over its
+    /// instruction range (index 0 = first instruction of the function).
+    pub fn reachable(&self, f: &Function) -> Vec<bool> {
+        self.walk(f, |_, _| std::ops::ControlFlow::Continue(()))
+            .unwrap_or_else(|| vec![false; self.insn_range(f).len()])
     }
 
     /// Whether some path through `f` may return to its caller.
     fn may_return(&self, f: &Function) -> bool {
-        let range = self.insn_range(f);
+        use std::ops::ControlFlow::{Break, Continue};
         let Some(code) = self.section_code(f.section) else {
             return true;
         };
-        let seen = self.reachable(f);
-        if !seen.iter().any(|&s| s) {
-            return true;
-        }
-        for (k, &s) in seen.iter().enumerate() {
-            if !s {
-                continue;
-            }
-            let i = range.start + k;
-            let ins = &code.insns[i];
+        let mut returns = false;
+        let walked = self.walk(f, |i, fl| {
             // Undecodable bytes say nothing about returning: assume it may.
-            if matches!(ins.kind, Kind::Return | Kind::IndirectJump | Kind::Invalid) {
-                return true;
+            let exits = matches!(
+                code.insns[i].kind,
+                Kind::Return | Kind::IndirectJump | Kind::Invalid
+            ) || fl.off_end
+                || fl.into_data
+                || fl.leaves.is_some_and(|d| !self.is_noreturn(d));
+            if exits {
+                returns = true;
+                Break(())
+            } else {
+                Continue(())
             }
-            let fl = self.flow(f, code, i);
-            if fl.off_end || fl.into_data {
-                return true;
-            }
-            if fl.leaves.is_some_and(|d| !self.is_noreturn(d)) {
-                return true;
-            }
-        }
-        false
+        });
+        // Nothing reached (no instruction at the entry, or an empty range).
+        returns || walked.is_none_or(|seen| !seen.contains(&true))
     }
 
     /// Least fixed point: a function is noreturn once none of its paths can
@@ -478,7 +582,7 @@ impl<'a> Model<'a> {
                 continue;
             };
             for i in self.insn_range(f) {
-                if let Dest::Local { section, offset } = code.dests[i]
+                if let Dest::Local { section, offset } = code.dest(i)
                     && let Some(callee) = self.function_at_start(section, offset)
                     && callee != fi
                 {
@@ -516,12 +620,12 @@ impl<'a> Model<'a> {
     /// Disassembly of one instruction.
     pub fn disasm(&self, section: usize, ins: &Insn) -> String {
         let data = self.obj.section_data(section);
-        let lo = ins.offset as usize;
+        let lo = ins.offset() as usize;
         let hi = (lo + usize::from(ins.len).max(16)).min(data.len());
-        let mut text = self.dec.disasm(&data[lo..hi], ins.offset);
+        let mut text = self.dec.disasm(&data[lo..hi], ins.offset());
         let dest = self
             .section_code(section)
-            .and_then(|c| c.index_at(ins.offset).map(|i| c.dests[i]))
+            .and_then(|c| c.index_at(ins.offset()).map(|i| c.dest(i)))
             .filter(|d| *d != Dest::None && ins.kind.is_branch());
         if let Some(d) = dest {
             text = format!("{text}  <{}>", self.dest_name(d));

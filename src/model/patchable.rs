@@ -397,7 +397,7 @@ impl Patchable {
             non_nop = v
                 .iter()
                 .find(|i| i.kind != Kind::Nop || i.end() > start)
-                .map(|i| i.offset);
+                .map(|i| i.offset());
         } else if offset == start && pad > 0 {
             // N = 0 sites come after the landing pad; patching this one
             // would overwrite the pad.
@@ -419,7 +419,8 @@ impl Patchable {
         let mut after = 0;
         for i in &v {
             // (References to the entry itself take the function's address.)
-            let owned = i.offset != start && self.owned.binary_search(&(section, i.offset)).is_ok();
+            let owned =
+                i.offset() != start && self.owned.binary_search(&(section, i.offset())).is_ok();
             if i.kind != Kind::Nop || owned {
                 break;
             }
@@ -460,16 +461,16 @@ impl Patchable {
             let Some(code) = code else { continue };
             let data = obj.section_data(sec);
             for (t, ins) in code.insns.iter().enumerate() {
-                if ins.kind != Kind::Trap || !dec.kcfi_trap(&data[ins.offset as usize..]) {
+                if ins.kind != Kind::Trap || !dec.kcfi_trap(&data[ins.offset() as usize..]) {
                     continue;
                 }
                 for k in (t.saturating_sub(8)..t).rev() {
                     let l = &code.insns[k];
-                    let bytes = &data[l.offset as usize..l.end() as usize];
+                    let bytes = &data[l.offset() as usize..l.end() as usize];
                     if let Some(h) = dec.kcfi_hash_load(bytes) {
                         self.checks.push(HashCheck {
                             section: sec,
-                            offset: l.offset,
+                            offset: l.offset(),
                             disp: h.disp.unsigned_abs(),
                         });
                         break;
@@ -520,7 +521,7 @@ impl Patchable {
             .iter()
             .rev()
             .find_map(|ins| {
-                let bytes = &data[ins.offset as usize..ins.end() as usize];
+                let bytes = &data[ins.offset() as usize..ins.end() as usize];
                 model.dec.kcfi_hash_mov(bytes).map(|v| Hash {
                     func: f,
                     section: pf.section,

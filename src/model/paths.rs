@@ -54,7 +54,7 @@ impl Step<'_> {
     /// Where a finding about this instruction belongs: the instruction itself,
     /// or for replacement code the original site it is patched over.
     pub fn report_at(&self) -> (usize, u64) {
-        self.alt_site.unwrap_or((self.section, self.insn.offset))
+        self.alt_site.unwrap_or((self.section, self.insn.offset()))
     }
 }
 
@@ -223,7 +223,7 @@ impl<'m, 'a> Walker<'m, 'a> {
         repl: Option<(&AltSite, &Replacement)>,
     ) -> (Action, [Option<(usize, usize)>; 2]) {
         let ins = &code.insns[i];
-        let dest = code.dests[i];
+        let dest = code.dest(i);
         let mut out = [None, None];
         let mut falls = false;
         let action = match ins.kind {
@@ -265,7 +265,7 @@ impl<'m, 'a> Walker<'m, 'a> {
         if falls {
             out[0] = match repl {
                 Some((site, r)) if ins.end() >= r.end => self.site_end(site),
-                _ => self.resume(sec, ins.offset, ins.end()),
+                _ => self.resume(sec, ins.offset(), ins.end()),
             };
         }
         (action, out)
@@ -292,7 +292,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                 continue;
             };
             let ins = &code.insns[i];
-            if let Some(site) = self.m.alts.site_at(sec, ins.offset) {
+            if let Some(site) = self.m.alts.site_at(sec, ins.offset()) {
                 for r in &site.repls {
                     let to = if r.start == r.end {
                         self.site_end(site)
@@ -307,7 +307,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     continue;
                 }
             }
-            let repl = self.m.alts.replacement_containing(sec, ins.offset);
+            let repl = self.m.alts.replacement_containing(sec, ins.offset());
             let (action, next) = self.flow(f, sec, code, i, repl);
             let step = Step {
                 section: sec,
