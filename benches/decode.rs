@@ -71,11 +71,7 @@ fn bench(c: &mut Criterion) {
                 let mut n = 0;
                 for o in &objs {
                     let m = Model::build(o, &rules);
-                    let cx = Ctx {
-                        model: &m,
-                        rules: &rules,
-                        opts: &opts,
-                    };
+                    let cx = Ctx::new(&m, &rules, &opts);
                     n += objlint::engine::run_checks(&cx).len();
                 }
                 n

@@ -45,11 +45,7 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
     }
     let result = catch_unwind(AssertUnwindSafe(|| {
         let model = Model::build(&obj, rules);
-        let cx = Ctx {
-            model: &model,
-            rules,
-            opts,
-        };
+        let cx = Ctx::new(&model, rules, opts);
         let mut findings = run_checks(&cx);
         crate::source::annotate(&obj, &mut findings);
         (model.functions.len(), findings)

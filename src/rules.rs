@@ -4,7 +4,6 @@
 use crate::elf::Machine;
 use crate::elf::special::AltLayout;
 use serde::Deserialize;
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -21,13 +20,30 @@ const CALLS: &str = include_str!("../rules/calls.toml");
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
 pub struct NameSet {
-    names: HashSet<String>,
+    names: rustc_hash::FxHashSet<String>,
     contains: Vec<String>,
+    /// `contains` as one automaton, built on first lookup: every symbol of
+    /// every object is looked up, so one pass per name instead of one per pattern.
+    substrings: OnceLock<Option<aho_corasick::AhoCorasick>>,
 }
 
 impl NameSet {
     pub fn contains(&self, name: &str) -> bool {
-        self.names.contains(name) || self.contains.iter().any(|c| name.contains(c.as_str()))
+        self.names.contains(name)
+            || self
+                .substrings
+                .get_or_init(|| {
+                    (!self.contains.is_empty())
+                        .then(|| {
+                            aho_corasick::AhoCorasick::builder()
+                                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                                .build(&self.contains)
+                                .ok()
+                        })
+                        .flatten()
+                })
+                .as_ref()
+                .is_some_and(|a| a.is_match(name))
     }
     pub fn insert(&mut self, name: &str) {
         self.names.insert(name.to_string());
@@ -322,6 +338,7 @@ pub struct Rules {
     extra_uaccess_safe: Vec<String>,
     /// `uaccess_safe()` per architecture, built on first use.
     uaccess_safe_sets: [OnceLock<NameSet>; 2],
+    noreturn_sets: [OnceLock<NameSet>; 2],
     pub extra_exempt_sections: Vec<String>,
     pub prefixes: Vec<Prefix>,
     pub docs: Vec<RuleDoc>,
@@ -356,6 +373,7 @@ impl Rules {
             extra_noreturn: Vec::new(),
             extra_uaccess_safe: Vec::new(),
             uaccess_safe_sets: Default::default(),
+            noreturn_sets: Default::default(),
             extra_exempt_sections: Vec::new(),
             prefixes: prefixes.prefix,
             docs: docs.rule,
@@ -368,16 +386,24 @@ impl Rules {
         Rules::load(None).expect("embedded rules parse")
     }
 
-    pub fn noreturn(&self, m: Machine) -> NameSet {
-        let mut s = self.noreturn.for_machine(m);
-        for n in &self.extra_noreturn {
-            s.insert(n);
-        }
-        s
+    /// Functions that never return (list plus config), built once per arch.
+    pub fn noreturn(&self, m: Machine) -> &NameSet {
+        let slot = match m {
+            Machine::X86_64 => &self.noreturn_sets[0],
+            Machine::Aarch64 => &self.noreturn_sets[1],
+        };
+        slot.get_or_init(|| {
+            let mut s = self.noreturn.for_machine(m);
+            for n in &self.extra_noreturn {
+                s.insert(n);
+            }
+            s
+        })
     }
 
     pub fn extend_noreturn(&mut self, names: &[String]) {
         self.extra_noreturn.extend(names.iter().cloned());
+        self.noreturn_sets = Default::default();
     }
 
     /// Functions that may run with user access open (list plus config).
@@ -425,6 +451,7 @@ impl Rules {
 
     pub fn extend_uaccess_safe(&mut self, names: &[String]) {
         self.extra_uaccess_safe.extend(names.iter().cloned());
+        self.uaccess_safe_sets = Default::default();
         self.uaccess_safe_sets = Default::default();
     }
 

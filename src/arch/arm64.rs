@@ -96,6 +96,16 @@ pub fn classify(w: u32) -> (Kind, Option<i64>) {
     (Kind::Other, None)
 }
 
+/// ADR Xd, label (op=0, immlo in 30:29, immhi in 23:5): the offset it adds to
+/// its own address. The assembler resolved the label, so no relocation says so.
+fn adr_offset(w: u32) -> Option<i64> {
+    if w & 0x9f00_0000 != 0x1000_0000 {
+        return None;
+    }
+    let imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
+    Some(sext(imm, 21))
+}
+
 impl Decoder for Arm64 {
     fn machine(&self) -> Machine {
         Machine::Aarch64
@@ -107,7 +117,9 @@ impl Decoder for Arm64 {
         for c in &mut chunks {
             let w = u32::from_le_bytes(c.try_into().unwrap());
             let (kind, disp) = classify(w);
-            let imm_target = disp.map(|d| off.wrapping_add(d as u64));
+            let imm_target = disp
+                .or_else(|| adr_offset(w))
+                .map(|d| off.wrapping_add(d as u64));
             out.push(Insn::new(off, 4, kind, imm_target));
             off += 4;
         }
@@ -163,17 +175,11 @@ impl Decoder for Arm64 {
         }
     }
 
-    fn pc_relative_address(&self, bytes: &[u8], insn: &Insn) -> Option<u64> {
-        // ADR Xd, label: op=0, immlo (30:29), immhi (23:5).
-        let w = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
-        if w & 0x9f00_0000 != 0x1000_0000 {
-            return None;
-        }
-        let imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
-        Some(insn.offset().wrapping_add(sext(imm, 21) as u64))
+    fn min_insn_len(&self) -> u64 {
+        4
     }
 
-    fn min_insn_len(&self) -> u64 {
+    fn typical_insn_len(&self) -> usize {
         4
     }
 
@@ -233,8 +239,9 @@ mod tests {
         assert_eq!(classify(0x54000040), (Kind::CondJump, Some(8)));
         // adr x0, #-8 and adr x0, #+12
         let adr = |w: u32| {
-            let i = Insn::new(0x40, 4, Kind::Other, None);
-            Arm64.pc_relative_address(&w.to_le_bytes(), &i)
+            let mut v = Vec::new();
+            Arm64.decode(&w.to_le_bytes(), 0x40, &mut v);
+            v[0].imm_target()
         };
         assert_eq!(adr(0x10ffffc0), Some(0x38));
         assert_eq!(adr(0x70000000), Some(0x43));

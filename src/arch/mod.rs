@@ -149,8 +149,9 @@ impl Insn {
     pub fn end(&self) -> u64 {
         self.offset() + u64::from(self.len)
     }
-    /// Branch target encoded in the instruction (section offset), before
-    /// relocations are applied.
+    /// The address encoded in the instruction (section offset), before
+    /// relocations are applied: a direct branch's target, or the address a
+    /// PC-relative `lea disp(%rip)` / `adr` computes.
     pub fn imm_target(&self) -> Option<u64> {
         (self.target != Self::NO_TARGET).then_some(u64::from(self.target))
     }
@@ -182,12 +183,6 @@ pub trait Decoder: Sync {
     /// How a relocation of type `r_type` at `reloc_offset` uses its target:
     /// inside instruction `insn`, or in data when `insn` is `None`.
     fn reloc_use(&self, insn: Option<&Insn>, reloc_offset: u64, r_type: u32) -> RelocUse;
-    /// For an instruction that computes a PC-relative address with no
-    /// relocation (x86 `lea disp(%rip)`, arm64 `adr`: the assembler resolved a
-    /// label in the same section), the section offset it computes.
-    fn pc_relative_address(&self, _bytes: &[u8], _insn: &Insn) -> Option<u64> {
-        None
-    }
     /// Whether the instruction at the start of `bytes` is an indirect jump
     /// exempt from branch tracking (x86 `notrack jmp`, used for jump tables).
     fn untracked_jump(&self, _bytes: &[u8]) -> bool {
@@ -195,6 +190,9 @@ pub trait Decoder: Sync {
     }
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;
+    /// A little less than the average instruction size in real code, to
+    /// reserve instruction arrays once instead of growing them.
+    fn typical_insn_len(&self) -> usize;
     /// If the instruction reads a kCFI type hash relative to a call target,
     /// the displacement it reads at.
     fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad>;

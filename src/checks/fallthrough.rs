@@ -23,6 +23,24 @@ impl Check for Fallthrough {
         let Some(code) = m.section_code(f.section) else {
             return;
         };
+        // Only the last instruction, or one followed by a gap in the decoded
+        // code (arm64 `$d` data), can leave the function: when none of them
+        // does, no walk is needed (the common case).
+        let range = m.insn_range(f);
+        let leaves = |i: usize| {
+            let fl = m.flow(f, code, i);
+            fl.off_end || fl.into_data
+        };
+        let gap = |i: usize| {
+            i + 1 == range.end
+                || code
+                    .insns
+                    .get(i + 1)
+                    .is_none_or(|n| n.offset() != code.insns[i].end())
+        };
+        if !range.clone().any(|i| gap(i) && leaves(i)) {
+            return;
+        }
         // The first instruction in address order that leaves the function.
         let mut first: Option<usize> = None;
         m.walk(f, |i, fl| {

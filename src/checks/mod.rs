@@ -67,6 +67,19 @@ pub struct Ctx<'a> {
     pub model: &'a Model<'a>,
     pub rules: &'a Rules,
     pub opts: &'a Options,
+    /// User-access events of the object, found once for the three uaccess rules.
+    uaccess: std::sync::OnceLock<Vec<uaccess::Event>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(model: &'a Model<'a>, rules: &'a Rules, opts: &'a Options) -> Ctx<'a> {
+        Ctx {
+            model,
+            rules,
+            opts,
+            uaccess: Default::default(),
+        }
+    }
 }
 
 impl Ctx<'_> {

@@ -34,21 +34,26 @@ impl Check for PatchableEntry {
         };
         let mut first: HashMap<usize, (usize, u64)> = HashMap::new();
         for e in &p.entries {
-            let entry_name = format!("{}+{:#x}", m.obj.section_name(e.section), e.offset);
+            // Formatted only for a finding: most entries have none.
+            let entry_name = || format!("{}+{:#x}", m.obj.section_name(e.section), e.offset);
             let fd = match &e.target {
                 Target::Unrelocated => cx.finding(
                     self.id(),
                     e.section,
                     e.offset,
-                    format!("patchable entry {entry_name} has no relocation, so it points at no function"),
+                    format!(
+                        "patchable entry {} has no relocation, so it points at no function",
+                        entry_name(),
+                    ),
                 ),
                 Target::External { sym } => cx.finding(
                     self.id(),
                     e.section,
                     e.offset,
                     format!(
-                        "patchable entry {entry_name} points at undefined symbol {}, not at a function of this object",
-                        m.obj.symbols[*sym].name
+                        "patchable entry {} points at undefined symbol {}, not at a function of this object",
+                        entry_name(),
+                        m.obj.symbols[*sym].name,
                     ),
                 ),
                 Target::NotCode { section, offset } => {
@@ -60,7 +65,10 @@ impl Check for PatchableEntry {
                         self.id(),
                         e.section,
                         e.offset,
-                        format!("patchable entry {entry_name} points at {place}, which is not executable code"),
+                        format!(
+                        "patchable entry {} points at {place}, which is not executable code",
+                        entry_name(),
+                    ),
                     )
                 }
                 Target::MidFunction {
@@ -72,9 +80,10 @@ impl Check for PatchableEntry {
                     *section,
                     *offset,
                     format!(
-                        "patchable entry {entry_name} points into the middle of {}() ({}), not at a patch site",
+                        "patchable entry {} points into the middle of {}() ({}), not at a patch site",
+                        entry_name(),
                         m.functions[*func].name,
-                        relative(m, *func, *offset)
+                        relative(m, *func, *offset),
                     ),
                 ),
                 Target::NoFunction {
@@ -84,18 +93,20 @@ impl Check for PatchableEntry {
                     *section,
                     *offset,
                     format!(
-                        "patchable entry {entry_name} points at {}+{offset:#x}, which is not the patch site of any function",
-                        m.obj.section_name(*section)
+                        "patchable entry {} points at {}+{offset:#x}, which is not the patch site of any function",
+                        entry_name(),
+                        m.obj.section_name(*section),
                     ),
                 ),
                 Target::Unnamed { .. } => continue,
                 Target::Site(s) => {
                     if let Some(&(sec, off)) = first.get(&s.func) {
                         let mut fd = self.at(cx, s, format!(
-                            "{}() has a second patchable entry ({entry_name}); the first is {}+{off:#x}",
-                            m.functions[s.func].name,
-                            m.obj.section_name(sec)
-                        ));
+                        "{}() has a second patchable entry ({}); the first is {}+{off:#x}",
+                        m.functions[s.func].name,
+                        entry_name(),
+                        m.obj.section_name(sec),
+                    ));
                         fd.target = Some(cx.target(s.section, s.offset));
                         out.push(fd);
                         continue;
@@ -129,14 +140,16 @@ impl PatchableEntry {
         let m = cx.model;
         let name = &m.functions[s.func].name;
         let unit = p.unit;
-        let site = relative(m, s.func, s.offset);
+        // Formatted only for a finding: most sites have none.
+        let site = || relative(m, s.func, s.offset);
         if let Some(bad) = s.non_nop {
             let text = code_text(cx, s.section, bad);
             let mut fd = self.at(
                 cx,
                 s,
                 format!(
-                    "patch site of {name}() at {site} holds `{text}` at {}, not a NOP",
+                    "patch site of {name}() at {} holds `{text}` at {}, not a NOP",
+                    site(),
                     relative(m, s.func, bad)
                 ),
             );
@@ -167,7 +180,8 @@ impl PatchableEntry {
                 cx,
                 s,
                 format!(
-                    "patch site of {name}() at {site} is {} where layout {lm},{ln} needs {lm}: `{text}` at {} is not a NOP",
+                    "patch site of {name}() at {} is {} where layout {lm},{ln} needs {lm}: `{text}` at {} is not a NOP",
+                    site(),
                     nops(unit, s.before + s.after),
                     relative(m, s.func, bad)
                 ),
@@ -189,7 +203,8 @@ impl PatchableEntry {
                 cx,
                 s,
                 format!(
-                    "patch site of {name}() at {site} is also listed in {} ({}): ftrace would patch it twice",
+                    "patch site of {name}() at {} is also listed in {} ({}): ftrace would patch it twice",
+                    site(),
                     cx.rules.patchable.mcount_sections.join("/"),
                     relative(m, s.func, hit)
                 ),

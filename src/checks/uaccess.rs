@@ -87,7 +87,7 @@ impl Access {
     }
 }
 
-struct Event {
+pub(crate) struct Event {
     rule: &'static str,
     at: (usize, u64),
     message: String,
@@ -247,14 +247,31 @@ fn walk_function(w: &Walker, safe: &NameSet, f: &Function, out: &mut Vec<Event>)
 }
 
 fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
+    let events = cx.uaccess.get_or_init(|| events(cx));
+    let mut seen = HashSet::new();
+    for e in events {
+        if e.rule != rule || !seen.insert((e.at, &e.message)) {
+            continue;
+        }
+        let mut fd = cx.finding(rule, e.at.0, e.at.1, e.message.clone());
+        if let Some((s, o)) = e.target {
+            fd.target = Some(cx.target(s, o));
+        }
+        fd.notes = e.notes.clone();
+        out.push(fd);
+    }
+}
+
+/// The events of every rule, from one walk of the functions that matter.
+fn events(cx: &Ctx) -> Vec<Event> {
     let m = cx.model;
     let safe = cx.rules.uaccess_safe(m.obj.machine);
     let toggling = toggling_functions(cx);
+    let mut events = Vec::new();
     if toggling.is_empty() && !m.functions.iter().any(|f| safe.contains(&f.name)) {
-        return;
+        return events;
     }
     let walker = Walker::new(m, cx.rules);
-    let mut events = Vec::new();
     for f in &m.functions {
         if f.prefix || is_cold(&f.name) {
             continue;
@@ -264,18 +281,7 @@ fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
         }
         walk_function(&walker, safe, f, &mut events);
     }
-    let mut seen = HashSet::new();
-    for e in events {
-        if e.rule != rule || !seen.insert((e.at, e.message.clone())) {
-            continue;
-        }
-        let mut fd = cx.finding(rule, e.at.0, e.at.1, e.message);
-        if let Some((s, o)) = e.target {
-            fd.target = Some(cx.target(s, o));
-        }
-        fd.notes = e.notes;
-        out.push(fd);
-    }
+    events
 }
 
 #[cfg(test)]

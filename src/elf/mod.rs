@@ -16,7 +16,7 @@ use goblin::elf::section_header::{
     SHF_ALLOC, SHF_EXECINSTR, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB, SHT_SYMTAB_SHNDX,
     SectionHeader,
 };
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 pub mod write;
@@ -349,7 +349,7 @@ impl<'a> Object<'a> {
             relocs: vec![Vec::new(); sections.len()],
             reloc_sections: vec![Vec::new(); sections.len()],
             mapping: vec![Vec::new(); sections.len()],
-            by_name: HashMap::new(),
+            by_name: HashMap::default(),
             symbols: Vec::new(),
             sections,
         };

@@ -19,7 +19,7 @@ use crate::arch::{Kind, Pad, RelocUse};
 use crate::elf::annotations::{self, Layout};
 use crate::elf::{Place, STT_FILE, STT_SECTION, SymSection};
 use crate::rules::{AnnotationLayout, LandingPadRules};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Why a reference to code needs no landing pad.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,10 +142,8 @@ impl AddressTaken {
             }
             // `lea label(%rip)` / `adr` within one section carry no relocation.
             if let Some(c) = code {
-                let data = obj.section_data(sec.index);
                 for i in c.insns.iter().filter(|i| i.kind == Kind::Other) {
-                    let bytes = &data[i.offset() as usize..i.end() as usize];
-                    let Some(to) = m.dec.pc_relative_address(bytes, i) else {
+                    let Some(to) = i.imm_target() else {
                         continue;
                     };
                     if obj.relocs_in(sec.index, i.offset(), i.end()).is_empty() {
@@ -350,7 +348,7 @@ fn untracked_jumps(m: &Model) -> Vec<bool> {
 
 /// Places annotated NOENDBR in this object.
 fn noendbr_places(m: &Model, rules: &LandingPadRules) -> HashSet<(usize, u64)> {
-    let mut set = HashSet::new();
+    let mut set = HashSet::default();
     for a in &rules.noendbr_annotation {
         let layout = match a.layout {
             AnnotationLayout::List => Layout::List,
@@ -364,7 +362,7 @@ fn noendbr_places(m: &Model, rules: &LandingPadRules) -> HashSet<(usize, u64)> {
 /// Places where a symbol matching `no_pad_target` is defined, with the pattern.
 fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), String> {
     if rules.no_pad_target.is_empty() {
-        return HashMap::new();
+        return HashMap::default();
     }
     m.obj
         .symbols

@@ -11,7 +11,7 @@ use crate::rules::{NameSet, Rules};
 use alternatives::Alternatives;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 /// Where a branch goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +40,9 @@ pub struct Function {
     pub prefix: bool,
     pub weak: bool,
     pub global: bool,
+    /// Its instructions: an index range into its section's
+    /// [`SectionCode::insns`], set once the section is decoded.
+    insns: std::ops::Range<usize>,
 }
 
 /// A [`Dest`] in 8 bytes: the top two bits say which kind, the rest hold a
@@ -142,7 +145,6 @@ pub struct Model<'a> {
     /// Per function: the largest `end` of it and the functions before it in
     /// its section, so a lookup can step back over nested symbols.
     reach: Vec<u64>,
-    pub noreturn_names: NameSet,
     /// Per symbol: named in the noreturn list (undefined symbols and global
     /// or weak functions only), looked up once instead of at every call.
     listed_noreturn: Vec<bool>,
@@ -172,7 +174,7 @@ fn listed_noreturn(obj: &Object, names: &NameSet) -> Vec<bool> {
 }
 
 fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
-    let mut by_start: HashMap<(usize, u64), Function> = HashMap::new();
+    let mut by_start: FxHashMap<(usize, u64), Function> = FxHashMap::default();
     for s in &obj.symbols {
         if !s.is_func() {
             continue;
@@ -194,6 +196,7 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
             prefix: rules.is_prefix_symbol(&s.name),
             weak: s.bind == STB_WEAK,
             global: s.bind == STB_GLOBAL,
+            insns: 0..0,
         };
         match by_start.get_mut(&(sec, s.value)) {
             // Aliases: keep the strongest name, the largest extent.
@@ -237,7 +240,7 @@ fn decode_section(
     starts: &FxHashMap<(usize, u64), usize>,
 ) -> SectionCode {
     let data = obj.section_data(sec);
-    let mut insns = Vec::with_capacity(data.len() / 4);
+    let mut insns = Vec::with_capacity(data.len() / dec.typical_insn_len() + 16);
     for (lo, hi) in obj.code_ranges(sec) {
         // Restart decoding at every function boundary so each function (and
         // the padding between functions) is decoded from its own start.
@@ -337,7 +340,12 @@ impl<'a> Model<'a> {
             })
             .collect();
         alts.mark_uaccess_exclusive(&code);
-        let noreturn_names = rules.noreturn(obj.machine);
+        let mut functions = functions;
+        for f in functions.iter_mut() {
+            if let Some(c) = &code[f.section] {
+                f.insns = c.lower_bound(f.start)..c.lower_bound(f.end);
+            }
+        }
         let mut reach = Vec::with_capacity(functions.len());
         for (i, f) in functions.iter().enumerate() {
             let before = match i.checked_sub(1).map(|p| &functions[p]) {
@@ -354,8 +362,7 @@ impl<'a> Model<'a> {
             noreturn: vec![false; functions.len()],
             functions,
             starts,
-            listed_noreturn: listed_noreturn(obj, &noreturn_names),
-            noreturn_names,
+            listed_noreturn: listed_noreturn(obj, rules.noreturn(obj.machine)),
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
             alts,
@@ -370,10 +377,29 @@ impl<'a> Model<'a> {
 
     /// The instruction index range of a function.
     pub fn insn_range(&self, f: &Function) -> std::ops::Range<usize> {
-        match self.section_code(f.section) {
-            Some(c) => c.lower_bound(f.start)..c.lower_bound(f.end),
-            None => 0..0,
+        f.insns.clone()
+    }
+
+    /// The instructions from `from` up to `to` in a section: the model's own
+    /// when one starts at `from` (no decoding), else decoded afresh from there.
+    /// The last one may run past `to`, or be `Invalid` where the bytes stop.
+    pub fn insns_in(&self, section: usize, from: u64, to: u64) -> Cow<'_, [Insn]> {
+        if let Some(code) = self.section_code(section)
+            && let Some(i) = code.index_at(from)
+        {
+            // Every instruction is at least a byte long.
+            let most = (i + to.saturating_sub(from) as usize).min(code.insns.len());
+            let n = code.insns[i..most].partition_point(|x| x.offset() < to);
+            return Cow::Borrowed(&code.insns[i..i + n]);
         }
+        let data = self.obj.section_data(section);
+        let mut v = Vec::new();
+        let to = to.min(data.len() as u64);
+        if from < to {
+            self.dec
+                .decode(&data[from as usize..to as usize], from, &mut v);
+        }
+        Cow::Owned(v)
     }
 
     /// The function starting exactly at a place.
@@ -439,6 +465,7 @@ impl<'a> Model<'a> {
     }
 
     /// Control flow after instruction `i` of function `f`.
+    #[inline]
     pub fn flow(&self, f: &Function, code: &SectionCode, i: usize) -> Flow {
         let ins = &code.insns[i];
         let mut flow = Flow::default();
@@ -482,32 +509,57 @@ impl<'a> Model<'a> {
         &self,
         f: &Function,
         mut visit: impl FnMut(usize, &Flow) -> std::ops::ControlFlow<()>,
-    ) -> Option<Vec<bool>> {
+    ) -> Option<usize> {
         let code = self.section_code(f.section)?;
-        let range = self.insn_range(f);
-        let entry = code.index_at(f.start)?;
-        let mut seen = vec![false; range.len()];
-        let mut work = vec![entry];
-        while let Some(i) = work.pop() {
-            if i < range.start || i >= range.end || seen[i - range.start] {
+        let range = f.insns.clone();
+        if range.is_empty() || code.insns[range.start].offset() != f.start {
+            return None;
+        }
+        // A bit per instruction; most functions fit the inline words.
+        let words = range.len().div_ceil(64);
+        let mut inline = [0u64; 8];
+        let mut heap = Vec::new();
+        let seen: &mut [u64] = if words <= inline.len() {
+            &mut inline[..words]
+        } else {
+            heap.resize(words, 0);
+            &mut heap
+        };
+        let mut reached = 0;
+        let mut work = Vec::new();
+        let mut next = Some(range.start);
+        // Follow branches first, fall-through waits on the stack: a walk looking
+        // for one exit (may_return) finds it sooner that way.
+        while let Some(i) = next.take().or_else(|| work.pop()) {
+            if !range.contains(&i) {
                 continue;
             }
-            seen[i - range.start] = true;
+            let k = i - range.start;
+            if seen[k / 64] & (1 << (k % 64)) != 0 {
+                continue;
+            }
+            seen[k / 64] |= 1 << (k % 64);
+            reached += 1;
             let fl = self.flow(f, code, i);
             if visit(i, &fl).is_break() {
                 break;
             }
             work.extend(fl.next);
-            work.extend(fl.jump);
+            next = fl.jump;
         }
-        Some(seen)
+        Some(reached)
     }
 
     /// Instructions reachable from the entry of `f`, as a mask over its
     /// instruction range (index 0 = first instruction of the function).
     pub fn reachable(&self, f: &Function) -> Vec<bool> {
-        self.walk(f, |_, _| std::ops::ControlFlow::Continue(()))
-            .unwrap_or_else(|| vec![false; self.insn_range(f).len()])
+        let range = f.insns.clone();
+        let mut seen = vec![false; range.len()];
+        self.walk(f, |i, _| {
+            seen[i - range.start] = true;
+            std::ops::ControlFlow::Continue(())
+        });
+        seen
     }
 
     /// Whether some path through `f` may return to its caller.
@@ -532,8 +584,8 @@ impl<'a> Model<'a> {
                 Continue(())
             }
         });
-        // Nothing reached (no instruction at the entry, or an empty range).
-        returns || walked.is_none_or(|seen| !seen.contains(&true))
+        // Nothing reached: no instruction at the entry.
+        returns || walked.is_none()
     }
 
     /// Least fixed point: a function is noreturn once none of its paths can

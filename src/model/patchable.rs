@@ -14,7 +14,7 @@ use super::Model;
 use crate::arch::Kind;
 use crate::elf::Place;
 use crate::rules::PatchableRules;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// How far a patch site may lie before the function it belongs to, and how
 /// many NOPs after an entry are counted, in NOP units.
@@ -189,7 +189,7 @@ impl Model<'_> {
 
 /// The value most often seen; ties go to the smaller value.
 fn majority(values: impl Iterator<Item = u64>) -> Option<u64> {
-    let mut counts: HashMap<u64, usize> = HashMap::new();
+    let mut counts: HashMap<u64, usize> = HashMap::default();
     for v in values {
         *counts.entry(v).or_default() += 1;
     }
@@ -323,12 +323,8 @@ impl Patchable {
 
     /// The instruction at `offset` of an executable section, decoded on its own.
     fn insn_at(model: &Model, section: usize, offset: u64) -> Option<crate::arch::Insn> {
-        let data = model.obj.section_data(section);
-        let lo = usize::try_from(offset).ok().filter(|&o| o < data.len())?;
-        let hi = (lo + 16).min(data.len());
-        let mut v = Vec::with_capacity(1);
-        model.dec.decode(&data[lo..hi], offset, &mut v);
-        v.first().copied().filter(|i| i.kind != Kind::Invalid)
+        let insns = model.insns_in(section, offset, offset.saturating_add(16));
+        insns.first().copied().filter(|i| i.kind != Kind::Invalid)
     }
 
     fn pad_len(model: &Model, section: usize, offset: u64) -> u64 {
@@ -390,11 +386,8 @@ impl Patchable {
         let data = obj.section_data(section);
         let mut non_nop = None;
         if offset < start {
-            let mut v = Vec::new();
-            model
-                .dec
-                .decode(&data[offset as usize..start as usize], offset, &mut v);
-            non_nop = v
+            non_nop = model
+                .insns_in(section, offset, start)
                 .iter()
                 .find(|i| i.kind != Kind::Nop || i.end() > start)
                 .map(|i| i.offset());
@@ -410,18 +403,17 @@ impl Patchable {
             .end
             .min(from + MAX_RUN * unit)
             .min(data.len() as u64);
-        let mut v = Vec::new();
-        if from < end {
-            model
-                .dec
-                .decode(&data[from as usize..end as usize], from, &mut v);
-        }
         let mut after = 0;
-        for i in &v {
+        let v = if from < end {
+            model.insns_in(section, from, end)
+        } else {
+            Default::default()
+        };
+        for i in v.iter() {
             // (References to the entry itself take the function's address.)
             let owned =
                 i.offset() != start && self.owned.binary_search(&(section, i.offset())).is_ok();
-            if i.kind != Kind::Nop || owned {
+            if i.kind != Kind::Nop || owned || i.end() > end {
                 break;
             }
             after += u64::from(i.len) / unit;
@@ -441,14 +433,13 @@ impl Patchable {
     fn nop_run(&self, model: &Model, section: usize, offset: u64) -> u64 {
         let data = model.obj.section_data(section);
         let end = (offset + MAX_RUN * self.unit).min(data.len() as u64);
-        let mut v = Vec::new();
-        if offset < end {
-            model
-                .dec
-                .decode(&data[offset as usize..end as usize], offset, &mut v);
+        if offset >= end {
+            return 0;
         }
-        v.iter()
-            .take_while(|i| i.kind == Kind::Nop)
+        model
+            .insns_in(section, offset, end)
+            .iter()
+            .take_while(|i| i.kind == Kind::Nop && i.end() <= end)
             .map(|i| u64::from(i.len) / self.unit)
             .sum()
     }

@@ -14,7 +14,7 @@ use super::alternatives::{AltSite, Replacement};
 use super::{Dest, Function, Model, SectionCode};
 use crate::arch::{Insn, Kind};
 use crate::rules::{NameSet, Rules};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::hash::Hash;
 
 /// Who a call or tail call goes to.
@@ -282,7 +282,7 @@ impl<'m, 'a> Walker<'m, 'a> {
         let Some(entry) = self.index(f.section, f.start) else {
             return;
         };
-        let mut seen: HashSet<(usize, usize, S)> = HashSet::new();
+        let mut seen: HashSet<(usize, usize, S)> = HashSet::default();
         let mut work = vec![(entry.0, entry.1, init)];
         while let Some((sec, i, s)) = work.pop() {
             if !seen.insert((sec, i, s)) {
