@@ -95,6 +95,27 @@ pub struct SectionCode {
     /// for a direct jump, the index of the instruction at its target in this
     /// section; for a direct call, the index of the function it calls.
     links: Vec<u32>,
+    /// Per [`PAGE`] bytes of the section: the index of the first instruction
+    /// at or after the page's start. Lookups by offset search one page, not
+    /// the whole array (a large module's `.text` has millions of entries, and
+    /// a binary search over them misses the cache at every step).
+    pages: Vec<u32>,
+}
+
+const PAGE: u64 = 256;
+
+/// See [`SectionCode::pages`].
+fn page_index(insns: &[Insn]) -> Vec<u32> {
+    let end = insns.last().map_or(0, |i| i.offset());
+    let mut pages = Vec::with_capacity((end / PAGE) as usize + 2);
+    let mut k = 0;
+    for p in 0..=end / PAGE + 1 {
+        while k < insns.len() && insns[k].offset() < p * PAGE {
+            k += 1;
+        }
+        pages.push(k as u32);
+    }
+    pages
 }
 
 impl SectionCode {
@@ -109,13 +130,18 @@ impl SectionCode {
     }
     /// Index of the instruction starting exactly at `offset`.
     pub fn index_at(&self, offset: u64) -> Option<usize> {
-        self.insns
-            .binary_search_by_key(&offset, |i| i.offset())
-            .ok()
+        let i = self.lower_bound(offset);
+        (self.insns.get(i)?.offset() == offset).then_some(i)
     }
     /// Index of the first instruction at or after `offset`.
     pub fn lower_bound(&self, offset: u64) -> usize {
-        self.insns.partition_point(|i| i.offset() < offset)
+        let p = (offset / PAGE) as usize;
+        let (lo, hi) = match (self.pages.get(p), self.pages.get(p + 1)) {
+            (Some(&lo), Some(&hi)) => (lo as usize, hi as usize),
+            (Some(&lo), None) => (lo as usize, self.insns.len()),
+            _ => return self.insns.len(),
+        };
+        lo + self.insns[lo..hi].partition_point(|i| i.offset() < offset)
     }
 }
 
@@ -254,12 +280,19 @@ fn decode_section(
             from = to;
         }
     }
+    let mut code = SectionCode {
+        pages: page_index(&insns),
+        insns,
+        dests: Vec::new(),
+        links: Vec::new(),
+    };
+    let insns = &code.insns;
     let mut dests = Vec::with_capacity(insns.len());
     let mut links = Vec::with_capacity(insns.len());
     // Relocations and instructions are both in offset order: one cursor.
     let relocs = obj.relocs(sec);
     let mut r0 = 0;
-    for ins in &insns {
+    for ins in insns {
         let mut dest = Dest::None;
         if ins.kind.is_branch() {
             while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
@@ -290,17 +323,15 @@ fn decode_section(
                 starts.get(&(section, offset)).copied()
             }
             (Kind::Jump | Kind::CondJump, Dest::Local { section, offset }) if section == sec => {
-                insns.binary_search_by_key(&offset, |i| i.offset()).ok()
+                code.index_at(offset)
             }
             _ => None,
         };
         links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
     }
-    SectionCode {
-        insns,
-        dests,
-        links,
-    }
+    code.dests = dests;
+    code.links = links;
+    code
 }
 
 impl<'a> Model<'a> {
