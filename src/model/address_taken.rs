@@ -17,7 +17,7 @@
 use super::Model;
 use crate::arch::{Kind, Pad, RelocUse};
 use crate::elf::annotations::{self, Layout};
-use crate::elf::{Place, STT_FILE, STT_SECTION, SymSection};
+use crate::elf::{Place, STT_FILE, STT_NOTYPE, STT_SECTION, SymSection};
 use crate::rules::{AnnotationLayout, LandingPadRules};
 use std::collections::{HashMap, HashSet};
 
@@ -50,6 +50,10 @@ pub struct CodeRef {
     pub to_section: usize,
     pub to_offset: u64,
     pub exempt: Option<Exemption>,
+    /// For an entry of a switch table without relocations
+    /// ([`Model::jump_tables`]): the offset of the indirect jump (in
+    /// `to_section`) that reads it. Its target needs a jump landing pad.
+    pub jump: Option<u64>,
 }
 
 /// A landing pad at a function entry that nothing needs.
@@ -96,6 +100,7 @@ impl AddressTaken {
             noendbr: noendbr_places(m, rules),
             no_pad: no_pad_places(m, rules),
             untracked: None,
+            code_symbols: None,
             at: AddressTaken {
                 taken: vec![false; m.functions.len()],
                 exported: vec![false; m.functions.len()],
@@ -130,7 +135,7 @@ impl AddressTaken {
                 match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
                     Place::Local { section, offset } => {
                         let from = (sec.index, r.offset, insn.map(|i| i.offset));
-                        cx.classify(from, (section, offset), export);
+                        cx.classify(from, (section, offset), export, None);
                     }
                     Place::External { .. } => {
                         if sec.is_alloc() {
@@ -150,8 +155,18 @@ impl AddressTaken {
                     };
                     if obj.relocs_in(sec.index, i.offset, i.end()).is_empty() {
                         let from = (sec.index, i.offset, Some(i.offset));
-                        cx.classify(from, (sec.index, to), export);
+                        cx.classify(from, (sec.index, to), export, None);
                     }
+                }
+            }
+        }
+        // Switch-table targets that no relocation names (arm64), once each.
+        for t in &m.jump_tables().tables {
+            let mut seen = HashSet::new();
+            for &(entry, target) in &t.entries {
+                if seen.insert(target) {
+                    let from = (t.table_section, entry, None);
+                    cx.classify(from, (t.section, target), false, Some(t.jump));
                 }
             }
         }
@@ -246,6 +261,8 @@ struct Classifier<'m, 'a> {
     no_pad: HashMap<(usize, u64), String>,
     /// Per function: has an untracked indirect jump; built on first need.
     untracked: Option<Vec<bool>>,
+    /// Sized `STT_NOTYPE` symbols of code: (section, start, end); built on first need.
+    code_symbols: Option<Vec<(usize, u64, u64)>>,
     at: AddressTaken,
 }
 
@@ -256,6 +273,7 @@ impl Classifier<'_, '_> {
         (from_section, from_offset, insn): (usize, u64, Option<u64>),
         (to_section, to_offset): (usize, u64),
         export: bool,
+        jump: Option<u64>,
     ) {
         let m = self.m;
         // Only places where an instruction starts are branch targets.
@@ -279,11 +297,11 @@ impl Classifier<'_, '_> {
             Some(Exemption::RangeEnd)
         } else if entry.is_none()
             && insn.is_some()
-            && same_function(
+            && (same_function(
                 m,
                 m.function_containing(from_section, from_offset),
                 target_fn,
-            )
+            ) || self.same_code_symbol(from_section, from_offset, to_section, to_offset))
         {
             Some(Exemption::SameFunction)
         } else if entry.is_none()
@@ -309,7 +327,40 @@ impl Classifier<'_, '_> {
             to_section,
             to_offset,
             exempt,
+            jump,
         });
+    }
+}
+
+impl Classifier<'_, '_> {
+    /// Whether both places lie in one sized non-function symbol of code,
+    /// the target not at its start: hand-written `SYM_CODE_START` routines
+    /// (`STT_NOTYPE`) that take their own labels' addresses, as functions do
+    /// (arm64 `adr x1, 1f` handing firmware the address to resume at).
+    fn same_code_symbol(&mut self, fs: usize, fo: u64, ts: usize, to: u64) -> bool {
+        if fs != ts {
+            return false;
+        }
+        let m = self.m;
+        let syms = self.code_symbols.get_or_insert_with(|| {
+            let mut v: Vec<(usize, u64, u64)> = m
+                .obj
+                .symbols
+                .iter()
+                .filter(|s| s.st_type == STT_NOTYPE && s.size > 0 && !s.name.starts_with('$'))
+                .filter_map(|s| {
+                    let SymSection::Section(sec) = s.section else {
+                        return None;
+                    };
+                    m.section_code(sec)?;
+                    Some((sec, s.value, s.value.saturating_add(s.size)))
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        });
+        syms.iter()
+            .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
     }
 }
 
