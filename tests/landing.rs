@@ -161,8 +161,10 @@ fn jump_table_targets_need_bti_j() {
     }
 }
 
-/// entry.S shapes: vector tables and a SYM_CODE routine's own resume label
-/// need no pad; a table without a bounds check is not read (not guessed).
+/// Kernel assembly shapes: vector tables, a SYM_CODE routine's own resume
+/// label, ftrace patch sites, SDEI entry points and early boot (`__pi_`) code
+/// need no pad; a routine starting where a function ends is not that
+/// function's range end; a table without a bounds check is not read.
 #[test]
 fn kernel_asm_shapes() {
     let (out, _) = objlint(
@@ -181,6 +183,7 @@ fn kernel_asm_shapes() {
         [
             "taker+0x4: error: relocation to !BTI: other_code+0x4 [bti-missing-landing-pad]",
             ".data+0x8: error: data relocation to !BTI: other_code+0x0 [bti-missing-landing-pad]",
+            ".data+0x20: error: data relocation to !BTI: after_func_code+0x0 [bti-missing-landing-pad]",
         ]
     );
     let (stats, _) = objlint(&["stats", "--format", "json"], &["bti-kernel-asm.o"]);

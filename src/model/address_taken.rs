@@ -282,10 +282,13 @@ impl Classifier<'_, '_> {
         };
         let target_fn = m.function_containing(to_section, to_offset);
         let entry = m.function_at_start(to_section, to_offset);
+        // The end of a function, unless another (non-function) code
+        // symbol starts there: then the reference is to that routine.
         let range_end = entry.is_none()
             && to_offset > 0
             && m.function_containing(to_section, to_offset - 1)
-                .is_some_and(|f| m.functions[f].end == to_offset);
+                .is_some_and(|f| m.functions[f].end == to_offset)
+            && !self.code_symbol_starts_at(to_section, to_offset);
         if tcode.index_at(to_offset).is_none() && !range_end {
             return;
         }
@@ -338,11 +341,24 @@ impl Classifier<'_, '_> {
     /// (`STT_NOTYPE`) that take their own labels' addresses, as functions do
     /// (arm64 `adr x1, 1f` handing firmware the address to resume at).
     fn same_code_symbol(&mut self, fs: usize, fo: u64, ts: usize, to: u64) -> bool {
-        if fs != ts {
-            return false;
-        }
+        fs == ts
+            && self
+                .code_symbols()
+                .iter()
+                .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
+    }
+
+    /// Whether a sized non-function code symbol starts at the place.
+    fn code_symbol_starts_at(&mut self, section: usize, offset: u64) -> bool {
+        self.code_symbols()
+            .iter()
+            .any(|&(s, lo, _)| s == section && lo == offset)
+    }
+
+    /// Sized `STT_NOTYPE` symbols of code: (section, start, end).
+    fn code_symbols(&mut self) -> &[(usize, u64, u64)] {
         let m = self.m;
-        let syms = self.code_symbols.get_or_insert_with(|| {
+        self.code_symbols.get_or_insert_with(|| {
             let mut v: Vec<(usize, u64, u64)> = m
                 .obj
                 .symbols
@@ -358,9 +374,7 @@ impl Classifier<'_, '_> {
                 .collect();
             v.sort_unstable();
             v
-        });
-        syms.iter()
-            .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
+        })
     }
 }
 

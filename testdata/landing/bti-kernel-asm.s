@@ -75,9 +75,81 @@ spilled_switch:
 	ret
 	.size spilled_switch, . - spilled_switch
 
+// entry-ftrace.S: a patch site's address is taken to rewrite its `bl`.
+	.globl ftrace_caller
+ftrace_caller:
+	nop
+	.globl ftrace_call
+ftrace_call:
+	bl	ftrace_stub
+	ret
+	.size ftrace_caller, . - ftrace_caller
+
+	.globl update_ftrace_func
+	.type update_ftrace_func,%function
+update_ftrace_func:
+	bti	c
+	adrp	x0, ftrace_call
+	add	x0, x0, :lo12:ftrace_call
+	ret
+	.size update_ftrace_func, . - update_ftrace_func
+
+// arch/arm64/kernel/pi/ (no BTI, run before BTI is enforced), called through
+// a table of filters in its own data.
+	.type __pi_filter,%function
+__pi_filter:
+	mov	x0, #0
+	ret
+	.size __pi_filter, . - __pi_filter
+
+// SDEI entry point handed to firmware (entered by ERET).
+	.globl __sdei_asm_entry_trampoline
+__sdei_asm_entry_trampoline:
+	mrs	x4, ttbr1_el1
+	ret
+	.size __sdei_asm_entry_trampoline, . - __sdei_asm_entry_trampoline
+
+// Reported: a routine that starts where a function ends is a target of its
+// own, not the function's range end.
+	.type before_code,%function
+before_code:
+	bti	c
+	ret
+	.size before_code, . - before_code
+	.globl after_func_code
+after_func_code:
+	ret
+	.size after_func_code, . - after_func_code
+
+// entry.S: cpu_switch_to ... ret_from_fork, whose address copy_thread()
+// stores as the new task's pc (reached by `ret`).
+	.type cpu_switch_to,%function
+cpu_switch_to:
+	bti	c
+	ret
+	.size cpu_switch_to, . - cpu_switch_to
+	.globl ret_from_fork
+ret_from_fork:
+	bl	schedule_tail
+	b	ret_to_user
+	.size ret_from_fork, . - ret_from_fork
+
+	.globl copy_thread
+	.type copy_thread,%function
+copy_thread:
+	bti	c
+	adrp	x8, ret_from_fork
+	add	x8, x8, :lo12:ret_from_fork
+	str	x8, [x0]
+	ret
+	.size copy_thread, . - copy_thread
+
 	.section .rodata
 .Ltbl:	.byte (.Lc0 - .Lc0) >> 2, (.Lc1 - .Lc0) >> 2
 
 	.section .data
 	.quad	vectors		// exempt: a vector table (entry.S's __entry_tramp_data_vectors)
 	.quad	other_code	// reported: a NOTYPE routine's start is branchable
+	.quad	__pi_filter	// exempt: early boot code without BTI
+	.quad	__sdei_asm_entry_trampoline	// exempt: firmware entry point
+	.quad	after_func_code	// reported
