@@ -18,7 +18,9 @@ const OBJECTS: &[&str] = &[
     "fnptr-noibt.o",
     "fnptr-pac.o",
     "gnuprop-noclaim.o",
+    "gnuprop-nocode.o",
     "ibt-cases.o",
+    "ibt-kernel-asm.o",
     "jt-tracked.o",
     "switch-bti.o",
     "switch-jt.o",
@@ -190,6 +192,32 @@ fn kernel_asm_shapes() {
     let v: serde_json::Value = serde_json::from_str(stats.lines().next().unwrap()).unwrap();
     assert_eq!(v["jump_tables"], 0);
     assert_eq!(v["jump_tables_unread"], 1);
+}
+
+/// x86 kernel shapes (clang-19 kCFI + IBT, linked): objtool's `.cfi_sites`,
+/// a zero-size `__end_*` label and `sym + size` range checks need no ENDBR64;
+/// a routine named where a function ends does. An object without code gets
+/// no SHSTK warning.
+#[test]
+fn x86_kernel_shapes() {
+    let (out, _) = objlint(
+        &[
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "ibt-missing-endbr,gnu-property",
+        ],
+        &["ibt-kernel-asm.o", "gnuprop-nocode.o"],
+    );
+    let lines: Vec<_> = out.lines().map(|l| l.split_once(": ").unwrap().1).collect();
+    assert_eq!(
+        lines,
+        [
+            "user+0x12: error: relocation to !ENDBR: after_routine+0x0 [ibt-missing-endbr]",
+            ".note.gnu.property+0x0: warning: claims IBT, but 1 address-taken place(s) have no ENDBR64 (first: after_routine+0x0) [gnu-property]",
+        ]
+    );
 }
 
 #[test]

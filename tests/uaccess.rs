@@ -300,3 +300,18 @@ fn unrecorded_regions_make_warnings() {
     assert_eq!(code, 1);
     assert!(annotated.contains("error: call to traced()"), "{annotated}");
 }
+
+/// A weak callee may be replaced by another object's strong definition:
+/// judged only for a linked whole.
+#[test]
+fn weak_callees_are_judged_with_link_only() {
+    let args = ["check", "--format", "short", "--enable", "noinstr-call"];
+    let (alone, code) = objlint(&[&args[..], &["noinstr-weak-x86_64.o"]].concat());
+    assert_eq!(alone, "");
+    assert_eq!(code, 0);
+    let (linked, _) = objlint(&[&args[..], &["--link", "noinstr-weak-x86_64.o"]].concat());
+    assert!(
+        linked.contains("call to arch_cpu_idle() leaves .cpuidle.text"),
+        "{linked}"
+    );
+}

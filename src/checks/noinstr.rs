@@ -10,7 +10,8 @@
 //! and goes to a function of this object outside the noinstr sections, or
 //! through a register (retpoline thunks included). Where an undefined
 //! function lives is known only for a linked whole (`--link`); without it
-//! calls to undefined functions are not judged. A final module (`.ko`) has
+//! calls to undefined functions are not judged, nor calls to weak ones
+//! (another object's strong definition may replace them). A final module (`.ko`) has
 //! lost its annotations at link time, so its regions are unknown and it is
 //! not checked. On architectures whose builds never record the regions
 //! (arm64: no objtool), an object without annotations gets its findings as
@@ -145,9 +146,14 @@ fn judge(
                 return None;
             }
             let name = m.dest_name(Dest::Local { section: s, offset });
-            let base = m
-                .function_containing(s, offset)
-                .map_or(name.as_str(), |i| m.functions[i].name.as_str());
+            let callee = m.function_containing(s, offset);
+            // A weak definition may not be the one linked (idle.c's
+            // arch_cpu_idle() gives way to x86's __cpuidle one): like an
+            // undefined callee, judged only for a linked whole.
+            if callee.is_some_and(|i| m.functions[i].weak) && !cx.opts.link {
+                return None;
+            }
+            let base = callee.map_or(name.as_str(), |i| m.functions[i].name.as_str());
             if allowed.contains(base) {
                 return None;
             }

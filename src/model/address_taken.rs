@@ -38,6 +38,14 @@ pub enum Exemption {
     Target(String),
 }
 
+/// The symbol a relocation names, when it is not a section symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Named {
+    /// The symbol starts at the place the relocation resolves to.
+    at_target: bool,
+    size: u64,
+}
+
 /// One relocation whose target is code in this object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeRef {
@@ -135,7 +143,12 @@ impl AddressTaken {
                 match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
                     Place::Local { section, offset } => {
                         let from = (sec.index, r.offset, insn.map(|i| i.offset));
-                        cx.classify(from, (section, offset), export, None);
+                        let sym = &obj.symbols[r.sym];
+                        let named = (sym.st_type != STT_SECTION).then_some(Named {
+                            at_target: sym.value == offset,
+                            size: sym.size,
+                        });
+                        cx.classify(from, (section, offset), export, None, named);
                     }
                     Place::External { .. } => {
                         if sec.is_alloc() {
@@ -155,7 +168,7 @@ impl AddressTaken {
                     };
                     if obj.relocs_in(sec.index, i.offset, i.end()).is_empty() {
                         let from = (sec.index, i.offset, Some(i.offset));
-                        cx.classify(from, (sec.index, to), export, None);
+                        cx.classify(from, (sec.index, to), export, None, None);
                     }
                 }
             }
@@ -166,7 +179,7 @@ impl AddressTaken {
             for &(entry, target) in &t.entries {
                 if seen.insert(target) {
                     let from = (t.table_section, entry, None);
-                    cx.classify(from, (t.section, target), false, Some(t.jump));
+                    cx.classify(from, (t.section, target), false, Some(t.jump), None);
                 }
             }
         }
@@ -274,6 +287,7 @@ impl Classifier<'_, '_> {
         (to_section, to_offset): (usize, u64),
         export: bool,
         jump: Option<u64>,
+        named: Option<Named>,
     ) {
         let m = self.m;
         // Only places where an instruction starts are branch targets.
@@ -282,13 +296,20 @@ impl Classifier<'_, '_> {
         };
         let target_fn = m.function_containing(to_section, to_offset);
         let entry = m.function_at_start(to_section, to_offset);
-        // The end of a function, unless another (non-function) code
-        // symbol starts there: then the reference is to that routine.
-        let range_end = entry.is_none()
-            && to_offset > 0
-            && m.function_containing(to_section, to_offset - 1)
+        // The end of a function or of a sized code routine (SYM_CODE), as
+        // range checks use it (`__end_*` labels, `sym + size`), unless the
+        // reference names a routine that starts there. Without a symbol
+        // (section-relative, `adr`), only where nothing else starts.
+        let ends_here = to_offset > 0
+            && (m
+                .function_containing(to_section, to_offset - 1)
                 .is_some_and(|f| m.functions[f].end == to_offset)
-            && !self.code_symbol_starts_at(to_section, to_offset);
+                || self.code_symbol_ends_at(to_section, to_offset));
+        let range_end = ends_here
+            && match named {
+                Some(Named { at_target, size }) => !at_target || size == 0,
+                None => entry.is_none() && !self.code_symbol_starts_at(to_section, to_offset),
+            };
         if tcode.index_at(to_offset).is_none() && !range_end {
             return;
         }
@@ -346,6 +367,13 @@ impl Classifier<'_, '_> {
                 .code_symbols()
                 .iter()
                 .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
+    }
+
+    /// Whether a sized non-function code symbol ends at the place.
+    fn code_symbol_ends_at(&mut self, section: usize, offset: u64) -> bool {
+        self.code_symbols()
+            .iter()
+            .any(|&(s, _, hi)| s == section && hi == offset)
     }
 
     /// Whether a sized non-function code symbol starts at the place.

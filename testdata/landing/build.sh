@@ -15,6 +15,8 @@ gcc -O2 -fcf-protection=branch -fno-pie -fno-jump-tables -c switch.c -o switch-n
 as ibt-cases.s -o ibt-cases.o
 as jt-tracked.s -o jt-tracked.o
 as gnuprop-noclaim.s -o gnuprop-noclaim.o
+as gnuprop-nocode.s -o gnuprop-nocode.o
+as ibt-kernel-asm.s -o ibt-kernel-asm.o
 # arm64: BTI + PAC (gcc with the kernel's CALL_OPS entry, and clang-19),
 # PAC only (no BTI: not enforced unless --ibt), jump tables.
 $A64 -O2 -mbranch-protection=pac-ret+bti -fpatchable-function-entry=4,2 -c fnptr.c -o fnptr-bti.o
