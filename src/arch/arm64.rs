@@ -503,6 +503,67 @@ mod tests {
     use super::*;
 
     #[test]
+    fn decodes_switch_dispatch_forms() {
+        // clang-19 and gcc 12 (testdata/landing/switch-table-*.o).
+        assert_eq!(op(0x1000008a, 0x24), Op::Adr { rd: 10, to: 0x34 });
+        assert_eq!(
+            op(0x3868692b, 0),
+            Op::Load {
+                rt: 11,
+                rn: 9,
+                rm: 8,
+                size: 1,
+                signed: false
+            }
+        );
+        assert_eq!(
+            op(0x38604821, 0),
+            Op::Load {
+                rt: 1,
+                rn: 1,
+                rm: 0,
+                size: 1,
+                signed: false
+            }
+        );
+        assert_eq!(
+            op(0xb8a8792b, 0),
+            Op::Load {
+                rt: 11,
+                rn: 9,
+                rm: 8,
+                size: 4,
+                signed: true
+            }
+        );
+        assert_eq!(
+            op(0x8b0b094a, 0),
+            Op::AddReg {
+                rd: 10,
+                rn: 10,
+                rm: 11,
+                sext: None,
+                shift: 2
+            }
+        );
+        assert_eq!(
+            op(0x8b218801, 0),
+            Op::AddReg {
+                rd: 1,
+                rn: 0,
+                rm: 1,
+                sext: Some(0),
+                shift: 2
+            }
+        );
+        assert_eq!(op(0x71003c1f, 0), Op::CmpImm { rn: 0, imm: 15 });
+        assert_eq!(op(0x54000b48, 0), Op::BCond { cond: COND_HI });
+        assert_eq!(op(0x54000069, 0), Op::BCond { cond: COND_LS });
+        // str w1, [x2, x3] is a store, not a load.
+        assert_eq!(op(0xb8236841, 0), Op::Other);
+    }
+
+    #[test]
     fn classifies_kernel_instructions() {
         assert_eq!(classify(0xd503233f).0, Kind::Pad(Pad::Paciasp));
         assert_eq!(classify(0xd503245f).0, Kind::Pad(Pad::BtiC));
