@@ -253,6 +253,39 @@ struct AltFile {
     replacement_only: ArchValues<Vec<u16>>,
 }
 
+/// `rules/uaccess_safe.toml`.
+#[derive(Debug, Default, Deserialize)]
+struct UaccessFile {
+    #[serde(flatten)]
+    safe: PerArch,
+    #[serde(default)]
+    entered_open: EnteredOpen,
+    #[serde(default)]
+    state_resets: ArchValues<Vec<String>>,
+}
+
+/// objtool's model (listed functions entered open) unless a file says otherwise.
+#[derive(Debug, Deserialize)]
+struct EnteredOpen {
+    #[serde(default = "yes")]
+    x86_64: bool,
+    #[serde(default = "yes")]
+    aarch64: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for EnteredOpen {
+    fn default() -> Self {
+        EnteredOpen {
+            x86_64: true,
+            aarch64: true,
+        }
+    }
+}
+
 /// One value per architecture.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub struct ArchValues<T> {
@@ -284,6 +317,9 @@ pub struct Noinstr {
     #[serde(default)]
     pub linked_module_sections: Vec<String>,
     pub annotations: InstrAnnotations,
+    /// Per architecture: its builds record instrumentation regions.
+    #[serde(default)]
+    pub regions_recorded: ArchValues<bool>,
 }
 
 /// Where objtool's instrumentation_begin()/end() annotations live.
@@ -329,7 +365,7 @@ struct CallsFile {
 #[derive(Debug)]
 pub struct Rules {
     noreturn: PerArch,
-    uaccess_safe: PerArch,
+    uaccess_safe: UaccessFile,
     alternatives: AltFile,
     calls: CallsFile,
     pub noinstr: Noinstr,
@@ -413,7 +449,7 @@ impl Rules {
             Machine::Aarch64 => &self.uaccess_safe_sets[1],
         };
         slot.get_or_init(|| {
-            let mut s = self.uaccess_safe.for_machine(m);
+            let mut s = self.uaccess_safe.safe.for_machine(m);
             for n in &self.extra_uaccess_safe {
                 s.insert(n);
             }
@@ -447,6 +483,22 @@ impl Rules {
     /// Whether an indirect jump inside a function leaves it (a tail call).
     pub fn indirect_jumps_leave(&self, m: Machine) -> bool {
         *self.calls.indirect_jumps_leave.get(m)
+    }
+
+    /// Whether a function on the uaccess-safe list is checked as entered
+    /// with user access open.
+    pub fn uaccess_entered_open(&self, m: Machine) -> bool {
+        let e = &self.uaccess_safe.entered_open;
+        match m {
+            Machine::X86_64 => e.x86_64,
+            Machine::Aarch64 => e.aarch64,
+        }
+    }
+
+    /// Functions whose user-access instructions set a lost state rather than
+    /// open or close a window: not tracked.
+    pub fn uaccess_state_resets(&self, m: Machine) -> &[String] {
+        self.uaccess_safe.state_resets.get(m)
     }
 
     pub fn extend_uaccess_safe(&mut self, names: &[String]) {

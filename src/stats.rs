@@ -81,6 +81,13 @@ pub struct PadStats {
     pub external_refs: usize,
     /// Entries of `.ibt_endbr_seal` (pads objtool already listed for sealing).
     pub sealed: usize,
+    /// Switch tables without relocations (arm64) read from the code's
+    /// dispatch, and their distinct case targets.
+    pub jump_tables: usize,
+    pub jump_table_targets: usize,
+    /// Dispatches through such a table whose extent or place was not found
+    /// (their targets go unchecked).
+    pub jump_tables_unread: usize,
 }
 
 impl PadStats {
@@ -96,6 +103,9 @@ impl PadStats {
         self.missing += o.missing;
         self.external_refs += o.external_refs;
         self.sealed += o.sealed;
+        self.jump_tables += o.jump_tables;
+        self.jump_table_targets += o.jump_table_targets;
+        self.jump_tables_unread += o.jump_tables_unread;
     }
 }
 
@@ -184,6 +194,19 @@ pub fn pad_stats(m: &Model, at: &AddressTaken, link: bool) -> PadStats {
         .iter()
         .map(|&i| m.obj.relocs(i).len())
         .sum();
+    let jt = m.jump_tables();
+    s.jump_tables = jt.tables.len();
+    s.jump_table_targets = jt
+        .tables
+        .iter()
+        .map(|t| {
+            let mut v: Vec<u64> = t.entries.iter().map(|e| e.1).collect();
+            v.sort_unstable();
+            v.dedup();
+            v.len()
+        })
+        .sum();
+    s.jump_tables_unread = jt.unbounded + jt.rejected;
     s
 }
 

@@ -9,6 +9,7 @@ const DIR: &str = "testdata/landing";
 /// Every fixture object, in a fixed order.
 const OBJECTS: &[&str] = &[
     "bti-cases.o",
+    "bti-kernel-asm.o",
     "fnptr-bti-clang.o",
     "fnptr-bti.o",
     "fnptr-ibt-clang.o",
@@ -17,11 +18,16 @@ const OBJECTS: &[&str] = &[
     "fnptr-noibt.o",
     "fnptr-pac.o",
     "gnuprop-noclaim.o",
+    "gnuprop-nocode.o",
     "ibt-cases.o",
+    "ibt-kernel-asm.o",
     "jt-tracked.o",
     "switch-bti.o",
     "switch-jt.o",
     "switch-nojt.o",
+    "switch-table-clang.o",
+    "switch-table-gcc.o",
+    "switch-table-nobtij.o",
 ];
 
 fn objlint(args: &[&str], objects: &[&str]) -> (String, i32) {
@@ -100,6 +106,118 @@ fn json_names_the_target() {
     assert_eq!(first["section"], ".rodata");
     assert_eq!(first["target"]["symbol"], "sw");
     assert_eq!(first["target"]["symbol_offset"], 0x10);
+}
+
+/// arm64 switch tables: `br` through offsets in .rodata that no relocation
+/// names. Every case target needs `bti j` (a `bti c` does not do).
+#[test]
+fn jump_table_targets_need_bti_j() {
+    let rule = [
+        "check",
+        "--format",
+        "json",
+        "--enable",
+        "bti-missing-landing-pad",
+    ];
+    let (clean, code) = objlint(&rule, &["switch-table-gcc.o", "switch-table-clang.o"]);
+    assert_eq!(clean, "");
+    assert_eq!(code, 0);
+    let (out, code) = objlint(&rule, &["switch-table-nobtij.o"]);
+    assert_eq!(code, 1);
+    let found: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let targets: Vec<_> = found
+        .iter()
+        .map(|f| {
+            // Reported at the `br`, naming the case.
+            assert_eq!(f["symbol"], "table_dispatch");
+            assert_eq!(f["symbol_offset"], 0x30);
+            assert_eq!(f["target"]["symbol"], "table_dispatch");
+            assert!(
+                f["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("jump-table target !BTI J")
+            );
+            f["target"]["symbol_offset"].as_u64().unwrap()
+        })
+        .collect();
+    // The case whose `bti j` became a NOP, and the one that became `bti c`.
+    assert_eq!(targets, [0x60, 0x84]);
+    // Each compiler's table is read whole: 16 cases.
+    let (stats, _) = objlint(
+        &["stats", "--format", "json"],
+        &[
+            "switch-table-gcc.o",
+            "switch-table-clang.o",
+            "switch-table-nobtij.o",
+        ],
+    );
+    for l in stats.lines().take(3) {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["jump_tables"], 1, "{l}");
+        assert_eq!(v["jump_table_targets"], 16, "{l}");
+        assert_eq!(v["jump_tables_unread"], 0, "{l}");
+    }
+}
+
+/// Kernel assembly shapes: vector tables, a SYM_CODE routine's own resume
+/// label, ftrace patch sites, SDEI entry points and early boot (`__pi_`) code
+/// need no pad; a routine starting where a function ends is not that
+/// function's range end; a table without a bounds check is not read.
+#[test]
+fn kernel_asm_shapes() {
+    let (out, _) = objlint(
+        &[
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "bti-missing-landing-pad",
+        ],
+        &["bti-kernel-asm.o"],
+    );
+    let lines: Vec<_> = out.lines().map(|l| l.split_once(": ").unwrap().1).collect();
+    assert_eq!(
+        lines,
+        [
+            "taker+0x4: error: relocation to !BTI: other_code+0x4 [bti-missing-landing-pad]",
+            ".data+0x8: error: data relocation to !BTI: other_code+0x0 [bti-missing-landing-pad]",
+            ".data+0x20: error: data relocation to !BTI: after_func_code+0x0 [bti-missing-landing-pad]",
+        ]
+    );
+    let (stats, _) = objlint(&["stats", "--format", "json"], &["bti-kernel-asm.o"]);
+    let v: serde_json::Value = serde_json::from_str(stats.lines().next().unwrap()).unwrap();
+    assert_eq!(v["jump_tables"], 0);
+    assert_eq!(v["jump_tables_unread"], 1);
+}
+
+/// x86 kernel shapes (clang-19 kCFI + IBT, linked): objtool's `.cfi_sites`,
+/// a zero-size `__end_*` label and `sym + size` range checks need no ENDBR64;
+/// a routine named where a function ends does. An object without code gets
+/// no SHSTK warning.
+#[test]
+fn x86_kernel_shapes() {
+    let (out, _) = objlint(
+        &[
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "ibt-missing-endbr,gnu-property",
+        ],
+        &["ibt-kernel-asm.o", "gnuprop-nocode.o"],
+    );
+    let lines: Vec<_> = out.lines().map(|l| l.split_once(": ").unwrap().1).collect();
+    assert_eq!(
+        lines,
+        [
+            "user+0x12: error: relocation to !ENDBR: after_routine+0x0 [ibt-missing-endbr]",
+            ".note.gnu.property+0x0: warning: claims IBT, but 1 address-taken place(s) have no ENDBR64 (first: after_routine+0x0) [gnu-property]",
+        ]
+    );
 }
 
 #[test]
@@ -272,6 +390,69 @@ mod real {
             compared >= 13,
             "the .ibt_endbr_seal lists of testdata/landing/real"
         );
+    }
+
+    /// arm64 kbuild objects (BTI, PAC, kCFI): wipe the `bti c` of
+    /// address-taken functions and the `bti j` of switch-table cases; each
+    /// must be reported, naming the place, and nothing else.
+    #[test]
+    fn removed_bti_is_reported() {
+        let rules = Rules::builtin();
+        let (mut calls, mut cases) = (0, 0);
+        for (name, bytes) in modules() {
+            let obj = Object::parse(&bytes).unwrap();
+            if obj.machine != Machine::Aarch64 {
+                continue;
+            }
+            let m = Model::build(&obj, &rules);
+            let at = m.address_taken(&rules.landing_pads);
+            let mut victims: Vec<(usize, u64, &str)> = (0..m.functions.len())
+                .filter(|&f| {
+                    let func = &m.functions[f];
+                    at.is_taken(f) && pad_at(&m, func.section, func.start) == Some(Pad::BtiC)
+                })
+                .take(5)
+                .map(|f| (m.functions[f].section, m.functions[f].start, "relocation"))
+                .collect();
+            for t in &m.jump_tables().tables {
+                for &(_, target) in t.entries.iter().take(3) {
+                    victims.push((t.section, target, "jump-table target"));
+                }
+            }
+            for (section, offset, kind) in victims {
+                let at_file = (obj.sections[section].offset + offset) as usize;
+                let mut b = bytes.clone();
+                b[at_file..at_file + 4].copy_from_slice(&0xd503201fu32.to_le_bytes());
+                let rep = check_bytes(&name, &b, &rules, &opts());
+                let bti: Vec<_> = rep
+                    .findings
+                    .iter()
+                    .filter(|x| x.rule == "bti-missing-landing-pad")
+                    .collect();
+                assert!(
+                    !bti.is_empty(),
+                    "{name}: {section}+{offset:#x} not reported"
+                );
+                for x in &bti {
+                    let t = x.target.as_ref().unwrap();
+                    assert_eq!(t.offset, offset, "{name}: {}", x.message);
+                    assert!(x.message.contains(kind), "{}", x.message);
+                }
+                assert!(
+                    rep.findings
+                        .iter()
+                        .all(|x| x.rule == "bti-missing-landing-pad" || x.rule == "gnu-property"),
+                    "{name}: {:?}",
+                    rep.findings
+                );
+                if kind == "relocation" {
+                    calls += 1;
+                } else {
+                    cases += 1;
+                }
+            }
+        }
+        assert!(calls >= 5 && cases >= 3, "{calls} {cases}");
     }
 
     /// Overwrite the ENDBR64 of address-taken functions with a NOP: each must

@@ -227,3 +227,91 @@ fn real_module_with_its_clac_removed() {
         "the open path must be reported: {out}"
     );
 }
+
+/// The arm64 uaccess policy lives in rules/uaccess_safe.toml: with a file
+/// that has objtool's model instead (listed functions entered open, no state
+/// resets), the arm64 kernel shapes in asm-aarch64.s are reported again.
+#[test]
+fn arm64_policy_comes_from_the_rules() {
+    let builtin = include_str!("../rules/uaccess_safe.toml");
+    let cut = builtin.find("[entered_open]").unwrap();
+    let rest = &builtin[builtin.find("[any]").unwrap()..];
+    let rules = tempfile::tempdir().unwrap();
+    std::fs::write(
+        rules.path().join("uaccess_safe.toml"),
+        format!("{}{rest}", &builtin[..cut]),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "uaccess-call,uaccess-redundant",
+        ];
+        args.extend_from_slice(extra);
+        args.push("asm-aarch64.o");
+        objlint(&args).0
+    };
+    let shapes = ["__stack_chk_fail+", "cpu_enable_pan+", "__sdei_handler+"];
+    let builtin_out = run(&[]);
+    assert!(
+        shapes.iter().all(|s| !builtin_out.contains(s)),
+        "{builtin_out}"
+    );
+    let dir = rules.path().to_str().unwrap().to_string();
+    let objtool_model = run(&["--rules", &dir]);
+    for s in shapes {
+        assert!(objtool_model.contains(s), "{s}: {objtool_model}");
+    }
+}
+
+/// Without recorded instrumentation regions (arm64 builds have no objtool),
+/// a call out of noinstr code is a warning with a note; on x86 an error.
+#[test]
+fn unrecorded_regions_make_warnings() {
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "json",
+        "--enable",
+        "noinstr-call",
+        "noinstr-noregions-aarch64.o",
+        "noinstr-noregions-x86_64.o",
+    ]);
+    let v: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[0]["arch"], "aarch64");
+    assert_eq!(v[0]["severity"], "warning");
+    assert_eq!(v[1]["severity"], "error");
+    // An arm64 object that carries the annotations keeps its errors.
+    let (annotated, code) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "--enable",
+        "noinstr-call",
+        "noinstr-aarch64.o",
+    ]);
+    assert_eq!(code, 1);
+    assert!(annotated.contains("error: call to traced()"), "{annotated}");
+}
+
+/// A weak callee may be replaced by another object's strong definition:
+/// judged only for a linked whole.
+#[test]
+fn weak_callees_are_judged_with_link_only() {
+    let args = ["check", "--format", "short", "--enable", "noinstr-call"];
+    let (alone, code) = objlint(&[&args[..], &["noinstr-weak-x86_64.o"]].concat());
+    assert_eq!(alone, "");
+    assert_eq!(code, 0);
+    let (linked, _) = objlint(&[&args[..], &["--link", "noinstr-weak-x86_64.o"]].concat());
+    assert!(
+        linked.contains("call to arch_cpu_idle() leaves .cpuidle.text"),
+        "{linked}"
+    );
+}

@@ -2,7 +2,7 @@
 //! yaxpeax-arm (which prints BTI as `hint #0x22` and `msr pan` as a raw
 //! PSTATE field, so the names that matter here are decoded from the bits).
 
-use super::{Decoder, HashLoad, Insn, Kind, Pad, RelocUse};
+use super::{Decoder, HashLoad, Insn, Kind, Pad, RelocUse, TableJump};
 use crate::elf::Machine;
 use yaxpeax_arch::{Decoder as _, U8Reader};
 use yaxpeax_arm::armv8::a64::InstDecoder;
@@ -106,6 +106,208 @@ fn adr_offset(w: u32) -> Option<i64> {
     Some(sext(imm, 21))
 }
 
+/// The instruction forms a switch-table dispatch is made of. Registers are
+/// numbers (W and X views alike); 31 is the zero register or SP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// `adr xd, label`: the label's section offset.
+    Adr {
+        rd: u32,
+        to: u64,
+    },
+    /// `add xd, xn, #imm` (64-bit): `:lo12:` of a table with a relocation.
+    AddImm {
+        rd: u32,
+        rn: u32,
+    },
+    /// `add xd, xn, {w,x}m, ext #shift` or `add xd, xn, xm, lsl #shift`.
+    AddReg {
+        rd: u32,
+        rn: u32,
+        rm: u32,
+        /// Sign-extend the low `8 << n` bits (sxtb/sxth/sxtw), when set.
+        sext: Option<u8>,
+        shift: u8,
+    },
+    /// `ldr{b,h,sb,sh,sw,}` `rt, [xn, {w,x}m{, ext #s}]`.
+    Load {
+        rt: u32,
+        rn: u32,
+        rm: u32,
+        size: u8,
+        signed: bool,
+    },
+    /// `mov {w,x}d, {w,x}m` (`orr d, zr, m`).
+    Mov {
+        rd: u32,
+        rm: u32,
+    },
+    /// `cmp {w,x}n, #imm` (`subs zr, n, #imm`).
+    CmpImm {
+        rn: u32,
+        imm: u64,
+    },
+    /// `b.cond`: the condition code.
+    BCond {
+        cond: u32,
+    },
+    Other,
+}
+
+const COND_HS: u32 = 2;
+const COND_LO: u32 = 3;
+const COND_HI: u32 = 8;
+const COND_LS: u32 = 9;
+
+fn op(w: u32, at: u64) -> Op {
+    let rd = w & 31;
+    let rn = (w >> 5) & 31;
+    let rm = (w >> 16) & 31;
+    if w & 0x9f00_0000 == 0x1000_0000 {
+        let imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
+        return Op::Adr {
+            rd,
+            to: at.wrapping_add(sext(imm, 21) as u64),
+        };
+    }
+    if w & 0xff80_0000 == 0x9100_0000 {
+        return Op::AddImm { rd, rn };
+    }
+    if w & 0xffe0_0000 == 0x8b20_0000 {
+        let option = (w >> 13) & 7;
+        let shift = ((w >> 10) & 7) as u8;
+        // uxtb/uxth/uxtw need no note: the loads zero-extend already.
+        let sext = match option {
+            4 => Some(0),
+            5 => Some(1),
+            6 => Some(2),
+            _ => None,
+        };
+        return Op::AddReg {
+            rd,
+            rn,
+            rm,
+            sext,
+            shift,
+        };
+    }
+    if w & 0xff20_0000 == 0x8b00_0000 && (w >> 22) & 3 == 0 {
+        return Op::AddReg {
+            rd,
+            rn,
+            rm,
+            sext: None,
+            shift: ((w >> 10) & 0x3f) as u8,
+        };
+    }
+    // Load/store register (register offset), general registers.
+    if w & 0x3f20_0c00 == 0x3820_0800 {
+        let size = 1u8 << (w >> 30);
+        let (load, signed) = match (w >> 22) & 3 {
+            1 => (true, false),
+            2 => (size < 8, true),
+            3 => (size < 4, true),
+            _ => (false, false),
+        };
+        if load {
+            return Op::Load {
+                rt: rd,
+                rn,
+                rm,
+                size,
+                signed,
+            };
+        }
+    }
+    if w & 0x7fe0_ffe0 == 0x2a00_03e0 {
+        return Op::Mov { rd, rm };
+    }
+    if w & 0x7f80_001f == 0x7100_001f {
+        let imm = u64::from((w >> 10) & 0xfff) << (12 * ((w >> 22) & 1));
+        return Op::CmpImm { rn, imm };
+    }
+    if w & 0xff00_0010 == 0x5400_0000 {
+        return Op::BCond { cond: w & 0xf };
+    }
+    Op::Other
+}
+
+fn word(data: &[u8], i: &Insn) -> Option<u32> {
+    let b = data.get(i.offset() as usize..i.offset() as usize + 4)?;
+    Some(u32::from_le_bytes(b.try_into().ok()?))
+}
+
+/// The register an instruction may write, for the searches below: `Rd`/`Rt`
+/// of everything but branches, hints, stores and compares. Over-approximated
+/// (a store's `Rt` counts): a search that meets an unexpected writer gives up.
+fn writes(w: u32, kind: Kind) -> Option<u32> {
+    if kind != Kind::Other {
+        return None;
+    }
+    match op(w, 0) {
+        Op::CmpImm { .. } | Op::BCond { .. } => None,
+        _ => Some(w & 31),
+    }
+}
+
+/// Index of the last instruction in `lo..hi` that writes `reg`.
+fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Option<usize> {
+    (lo..hi)
+        .rev()
+        .find(|&k| word(data, &insns[k]).is_some_and(|w| writes(w, insns[k].kind) == Some(reg)))
+}
+
+/// Entries of a table whose index is in `regs`, from a bounds check
+/// `cmp rI, #n` that branches away from the dispatch (`b.hi`/`b.hs`) just
+/// before `block` (the dispatch block's first instruction), or that branches
+/// to `block` (`b.ls`/`b.lo`) from elsewhere in the function.
+fn bound(insns: &[Insn], data: &[u8], block: usize, regs: &[u32]) -> Option<u64> {
+    // The compare that sets the flags branch `k` reads: back over a few
+    // instructions that leave the flags alone (compilers schedule moves,
+    // spills and address computations in between).
+    let cmp_before = |k: usize| -> Option<u64> {
+        for j in (k.saturating_sub(4)..k).rev() {
+            let w = word(data, &insns[j])?;
+            match op(w, 0) {
+                Op::CmpImm { rn, imm } if regs.contains(&rn) => return Some(imm),
+                Op::Mov { .. } | Op::AddImm { .. } | Op::AddReg { .. } | Op::Adr { .. } => {}
+                // movz/movn/movk, adrp, loads and stores.
+                _ if w & 0x1f80_0000 == 0x1280_0000
+                    || w & 0x9f00_0000 == 0x9000_0000
+                    || w & 0x0a00_0000 == 0x0800_0000 => {}
+                _ => return None,
+            }
+        }
+        None
+    };
+    if let Some(k) = block.checked_sub(1)
+        && let Some(Op::BCond { cond }) = word(data, &insns[k]).map(|w| op(w, 0))
+        && let Some(imm) = cmp_before(k)
+    {
+        match cond {
+            COND_HI => return Some(imm + 1),
+            COND_HS => return Some(imm),
+            _ => {}
+        }
+    }
+    let start = insns.get(block)?.offset();
+    for (k, i) in insns.iter().enumerate() {
+        if i.kind != Kind::CondJump || i.imm_target() != Some(start) {
+            continue;
+        }
+        let Some(Op::BCond { cond }) = word(data, i).map(|w| op(w, 0)) else {
+            continue;
+        };
+        let Some(imm) = cmp_before(k) else { continue };
+        match cond {
+            COND_LS => return Some(imm + 1),
+            COND_LO => return Some(imm),
+            _ => {}
+        }
+    }
+    None
+}
+
 impl Decoder for Arm64 {
     fn machine(&self) -> Machine {
         Machine::Aarch64
@@ -183,6 +385,83 @@ impl Decoder for Arm64 {
         4
     }
 
+    /// The dispatch compilers emit for switch tables (clang-19, gcc 12):
+    /// ```text
+    /// adrp xT, table ; add xT, xT, :lo12:table
+    /// adr  xB, base
+    /// ldrb/ldrh/ldrsw wE, [xT, xI{, lsl #s}]
+    /// add  xB, xB, xE{, lsl #2 | sxtb #2 | sxth #2}
+    /// br   xB
+    /// ```
+    /// in one block, found by following the registers back from the `br`.
+    fn table_jump(&self, insns: &[Insn], data: &[u8], jump: usize) -> Option<TableJump> {
+        let w = word(data, insns.get(jump)?)?;
+        if w & 0xffff_fc1f != 0xd61f_0000 {
+            return None;
+        }
+        // The dispatch block: back to the first instruction after a branch
+        // or a call (which clobbers the registers followed here).
+        let lo = (0..jump)
+            .rev()
+            .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
+            .map_or(0, |k| k + 1)
+            .max(jump.saturating_sub(32));
+        let target = (w >> 5) & 31;
+        let k_add = last_def(insns, data, lo, jump, target)?;
+        let Op::AddReg {
+            rn: base_reg,
+            rm: entry_reg,
+            sext,
+            shift,
+            ..
+        } = op(word(data, &insns[k_add])?, insns[k_add].offset())
+        else {
+            return None;
+        };
+        let k_base = last_def(insns, data, lo, k_add, base_reg)?;
+        let Op::Adr { to: base, .. } = op(word(data, &insns[k_base])?, insns[k_base].offset())
+        else {
+            return None;
+        };
+        let k_load = last_def(insns, data, lo, k_add, entry_reg)?;
+        let Op::Load {
+            rn: table_reg,
+            rm: index_reg,
+            size,
+            signed,
+            ..
+        } = op(word(data, &insns[k_load])?, insns[k_load].offset())
+        else {
+            return None;
+        };
+        // `add ..., sxtb #2` over `ldrb`: gcc's signed byte entries.
+        let signed = signed || sext.is_some_and(|n| (1u8 << n) == size);
+        let k_table = last_def(insns, data, lo, k_load, table_reg)?;
+        let table_pc = match op(word(data, &insns[k_table])?, insns[k_table].offset()) {
+            Op::AddImm { rn, .. } if rn == table_reg => None,
+            Op::Adr { to, .. } => Some(to),
+            _ => return None,
+        };
+        // The index, and the registers it was copied from in the block.
+        let mut regs = vec![index_reg];
+        for k in (lo..k_load).rev() {
+            if let Some(Op::Mov { rd, rm }) = word(data, &insns[k]).map(|w| op(w, 0))
+                && regs.contains(&rd)
+            {
+                regs.push(rm);
+            }
+        }
+        Some(TableJump {
+            table_insn: insns[k_table].offset(),
+            table_pc,
+            base,
+            entry_size: size,
+            signed,
+            shift,
+            entries: bound(insns, data, lo, &regs),
+        })
+    }
+
     fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad> {
         // LDUR Wt, [Xn, #simm9]: size=10, opc=01, bits 31..21 = 0xb84, bits 11..10 = 00.
         let w = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
@@ -219,6 +498,67 @@ impl Decoder for Arm64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decodes_switch_dispatch_forms() {
+        // clang-19 and gcc 12 (testdata/landing/switch-table-*.o).
+        assert_eq!(op(0x1000008a, 0x24), Op::Adr { rd: 10, to: 0x34 });
+        assert_eq!(
+            op(0x3868692b, 0),
+            Op::Load {
+                rt: 11,
+                rn: 9,
+                rm: 8,
+                size: 1,
+                signed: false
+            }
+        );
+        assert_eq!(
+            op(0x38604821, 0),
+            Op::Load {
+                rt: 1,
+                rn: 1,
+                rm: 0,
+                size: 1,
+                signed: false
+            }
+        );
+        assert_eq!(
+            op(0xb8a8792b, 0),
+            Op::Load {
+                rt: 11,
+                rn: 9,
+                rm: 8,
+                size: 4,
+                signed: true
+            }
+        );
+        assert_eq!(
+            op(0x8b0b094a, 0),
+            Op::AddReg {
+                rd: 10,
+                rn: 10,
+                rm: 11,
+                sext: None,
+                shift: 2
+            }
+        );
+        assert_eq!(
+            op(0x8b218801, 0),
+            Op::AddReg {
+                rd: 1,
+                rn: 0,
+                rm: 1,
+                sext: Some(0),
+                shift: 2
+            }
+        );
+        assert_eq!(op(0x71003c1f, 0), Op::CmpImm { rn: 0, imm: 15 });
+        assert_eq!(op(0x54000b48, 0), Op::BCond { cond: COND_HI });
+        assert_eq!(op(0x54000069, 0), Op::BCond { cond: COND_LS });
+        // str w1, [x2, x3] is a store, not a load.
+        assert_eq!(op(0xb8236841, 0), Op::Other);
+    }
 
     #[test]
     fn classifies_kernel_instructions() {

@@ -167,6 +167,31 @@ pub struct HashLoad {
     pub disp: i64,
 }
 
+/// How an indirect jump reads its target from a table of offsets that no
+/// relocation names (arm64 switch tables: `.byte (.Lcase - .Lbase) >> 2` in
+/// `.rodata`, resolved by the assembler). The target of entry `k` is
+/// `base + (entry_k << shift)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableJump {
+    /// The instruction that completes the table's address: its relocation
+    /// (`add xT, xT, :lo12:table`) names the table.
+    pub table_insn: u64,
+    /// The table's section offset when the instruction computes it without a
+    /// relocation (`adr xT, table` in the same section).
+    pub table_pc: Option<u64>,
+    /// Section offset of the label the scaled entries are added to.
+    pub base: u64,
+    /// Bytes per entry (1, 2 or 4).
+    pub entry_size: u8,
+    /// Entries are sign-extended.
+    pub signed: bool,
+    pub shift: u8,
+    /// Number of entries, from the bounds check on the index (`cmp wI, #n`
+    /// with `b.hi`/`b.hs` away from the dispatch, or `b.ls`/`b.lo` to it).
+    /// `None` when the check was not found: the table's extent is unknown.
+    pub entries: Option<u64>,
+}
+
 /// An architecture's decoder.
 pub trait Decoder: Sync {
     fn machine(&self) -> Machine;
@@ -187,6 +212,12 @@ pub trait Decoder: Sync {
     /// exempt from branch tracking (x86 `notrack jmp`, used for jump tables).
     fn untracked_jump(&self, _bytes: &[u8]) -> bool {
         false
+    }
+    /// If the indirect jump `insns[jump]` dispatches through a table of
+    /// offsets (see [`TableJump`]), how. `insns` are the instructions of the
+    /// function holding it, `data` the bytes of its section.
+    fn table_jump(&self, _insns: &[Insn], _data: &[u8], _jump: usize) -> Option<TableJump> {
+        None
     }
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;

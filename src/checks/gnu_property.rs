@@ -8,7 +8,8 @@
 //! - claims IBT/BTI, but address-taken places lack landing pads;
 //! - landing pads at most function entries, but no IBT/BTI claim;
 //! - x86: no SHSTK claim (except kernel code, built `-fcf-protection=branch`
-//!   on purpose; the kernel sections are listed in `rules/landing_pads.toml`);
+//!   on purpose; the kernel sections are listed in `rules/landing_pads.toml`;
+//!   and objects without code, such as kbuild's data-only or empty objects);
 //! - arm64: PACIASP/PACIBSP in the code, but no PAC claim.
 
 use super::landing::{FEATURE_BRANCH, FEATURE_RETURN, entry_pad_share, pad_ok, place_str};
@@ -71,10 +72,15 @@ impl Check for GnuProperty {
         }
         if features & FEATURE_RETURN == 0 {
             let report = match obj.machine {
-                Machine::X86_64 => !obj
-                    .sections
-                    .iter()
-                    .any(|s| cx.rules.landing_pads.is_kernel_section(&s.name)),
+                // An object without code has nothing for the claim to
+                // describe (kbuild's data-only and empty objects).
+                Machine::X86_64 => {
+                    m.code.iter().flatten().any(|c| !c.insns.is_empty())
+                        && !obj
+                            .sections
+                            .iter()
+                            .any(|s| cx.rules.landing_pads.is_kernel_section(&s.name))
+                }
                 Machine::Aarch64 => m.code.iter().flatten().any(|c| {
                     c.insns
                         .iter()

@@ -61,6 +61,11 @@ pub fn pad_ok(m: &Model, r: &CodeRef) -> bool {
     let Some(p) = pad_at(m, r.to_section, r.to_offset) else {
         return false;
     };
+    // A switch-table target is reached by `br xN` (N not x16/x17): only a
+    // jump pad takes it.
+    if r.jump.is_some() {
+        return p.accepts_jump();
+    }
     match m.obj.machine {
         Machine::X86_64 => p == Pad::Endbr64,
         Machine::Aarch64 => {
@@ -101,6 +106,8 @@ pub fn data_symbol(m: &Model, section: usize, offset: u64) -> Option<(String, u6
         .map(|s| (s.name.clone(), offset - s.value))
 }
 
+const JUMP_NOTE: &str = "the `br` of a switch reaches this case through its jump table; with BTI it faults unless the case starts with `bti j` (compilers emit it under -mbranch-protection=bti)";
+
 /// The finding for a reference whose target lacks a landing pad.
 /// The shared body of `ibt-missing-endbr` and `bti-missing-landing-pad`:
 /// on objects of `machine` built with branch tracking, a finding for every
@@ -120,7 +127,11 @@ pub fn check_pads(
     for r in m.address_taken(&cx.rules.landing_pads).needing_pad() {
         if !pad_ok(m, r) {
             let mut fd = missing_pad(cx, rule, pad, r);
-            fd.notes.push(note.into());
+            if r.jump.is_some() {
+                fd.notes.push(JUMP_NOTE.into());
+            } else {
+                fd.notes.push(note.into());
+            }
             out.push(fd);
         }
     }
@@ -129,16 +140,26 @@ pub fn check_pads(
 pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Finding {
     let m = cx.model;
     let target = place_str(m, r.to_section, r.to_offset);
-    let (at, message) = match r.insn {
-        Some(i) => (i, format!("relocation to !{pad}: {target}")),
-        None => (
+    let (section, at, message) = match (r.jump, r.insn) {
+        // Reported at the `br`, which has a function and a source line.
+        (Some(j), _) => (
+            r.to_section,
+            j,
+            format!(
+                "jump-table target !{pad} J: {target} (entry at {})",
+                place_str(m, r.from_section, r.reloc_offset)
+            ),
+        ),
+        (None, Some(i)) => (r.from_section, i, format!("relocation to !{pad}: {target}")),
+        (None, None) => (
+            r.from_section,
             r.reloc_offset,
             format!("data relocation to !{pad}: {target}"),
         ),
     };
-    let mut fd = cx.finding(rule, r.from_section, at, message);
+    let mut fd = cx.finding(rule, section, at, message);
     if fd.symbol.is_none()
-        && let Some((name, off)) = data_symbol(m, r.from_section, at)
+        && let Some((name, off)) = data_symbol(m, section, at)
     {
         fd.symbol = Some(name);
         fd.symbol_offset = off;

@@ -10,19 +10,25 @@
 //! and goes to a function of this object outside the noinstr sections, or
 //! through a register (retpoline thunks included). Where an undefined
 //! function lives is known only for a linked whole (`--link`); without it
-//! calls to undefined functions are not judged. A final module (`.ko`) has
+//! calls to undefined functions are not judged, nor calls to weak ones
+//! (another object's strong definition may replace them). A final module (`.ko`) has
 //! lost its annotations at link time, so its regions are unknown and it is
-//! not checked.
+//! not checked. On architectures whose builds never record the regions
+//! (arm64: no objtool), an object without annotations gets its findings as
+//! warnings (`regions_recorded` in `rules/noinstr.toml`).
 
 use super::{Check, Ctx, Finding};
 use crate::elf::annotations::{Layout, places};
 use crate::model::Dest;
 use crate::model::paths::{Action, Callee, Step, Walker, is_cold};
+use crate::rules::Severity;
 use std::collections::{HashMap, HashSet};
 
 pub struct NoinstrCall;
 
 pub const ID: &str = "noinstr-call";
+
+const UNKNOWN_REGIONS: &str = "this architecture's builds do not record instrumentation_begin()/end() (no objtool): if the call is inside such a region it is allowed";
 
 impl Check for NoinstrCall {
     fn id(&self) -> &'static str {
@@ -52,6 +58,7 @@ impl Check for NoinstrCall {
         if linked_module && !annotated {
             return;
         }
+        let regions_unknown = !annotated && !*nr.regions_recorded.get(m.obj.machine);
         let depth_change = instrumentation_regions(cx);
         let allowed = nr.allowed();
         let walker = Walker::new(m, cx.rules);
@@ -87,6 +94,10 @@ impl Check for NoinstrCall {
                     }
                     if let Callee::Indirect { thunk: Some(t) } = c {
                         fd.notes.push(format!("through {}", m.obj.symbols[t].name));
+                    }
+                    if regions_unknown {
+                        fd.severity = fd.severity.min(Severity::Warning);
+                        fd.notes.push(UNKNOWN_REGIONS.into());
                     }
                     out.push(fd);
                 }
@@ -135,9 +146,14 @@ fn judge(
                 return None;
             }
             let name = m.dest_name(Dest::Local { section: s, offset });
-            let base = m
-                .function_containing(s, offset)
-                .map_or(name.as_str(), |i| m.functions[i].name.as_str());
+            let callee = m.function_containing(s, offset);
+            // A weak definition may not be the one linked (idle.c's
+            // arch_cpu_idle() gives way to x86's __cpuidle one): like an
+            // undefined callee, judged only for a linked whole.
+            if callee.is_some_and(|i| m.functions[i].weak) && !cx.opts.link {
+                return None;
+            }
+            let base = callee.map_or(name.as_str(), |i| m.functions[i].name.as_str());
             if allowed.contains(base) {
                 return None;
             }

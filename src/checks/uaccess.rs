@@ -10,7 +10,10 @@
 //! closed, and a stack of states saved by `pushf` and restored by `popf`. A
 //! function starts with access closed, or open when it is on the
 //! uaccess-safe list (`rules/uaccess_safe.toml` plus the config's
-//! `uaccess_safe`). Like objtool, a path ends at its first finding.
+//! `uaccess_safe`) and the architecture's `entered_open` says listed
+//! functions can be entered so (x86). Functions listed under `state_resets`
+//! (arm64 code that sets PAN after boot, firmware entry or resume) are not
+//! walked. Like objtool, a path ends at its first finding.
 
 use super::{Check, Ctx, Finding};
 use crate::arch::Kind;
@@ -183,10 +186,16 @@ fn alt_note(w: &Walker, step: &Step) -> Option<String> {
     ))
 }
 
-fn walk_function(w: &Walker, safe: &NameSet, f: &Function, out: &mut Vec<Event>) {
+fn walk_function(
+    w: &Walker,
+    safe: &NameSet,
+    entered_open: bool,
+    f: &Function,
+    out: &mut Vec<Event>,
+) {
     let f_safe = safe.contains(&f.name);
     let start = Access {
-        open: f_safe,
+        open: f_safe && entered_open,
         saved: 0,
     };
     w.walk(f, start, |step, mut a| {
@@ -271,15 +280,19 @@ fn events(cx: &Ctx) -> Vec<Event> {
     if toggling.is_empty() && !m.functions.iter().any(|f| safe.contains(&f.name)) {
         return events;
     }
+    let entered_open = cx.rules.uaccess_entered_open(m.obj.machine);
+    let resets = cx.rules.uaccess_state_resets(m.obj.machine);
     let walker = Walker::new(m, cx.rules);
     for f in &m.functions {
-        if f.prefix || is_cold(&f.name) {
+        if f.prefix || is_cold(&f.name) || resets.contains(&f.name) {
             continue;
         }
-        if !toggling.contains(&f.name) && !safe.contains(&f.name) {
+        // A listed function that starts closed matters only if it toggles.
+        let entered_open_here = entered_open && safe.contains(&f.name);
+        if !toggling.contains(&f.name) && !entered_open_here {
             continue;
         }
-        walk_function(&walker, safe, f, &mut events);
+        walk_function(&walker, safe, entered_open, f, &mut events);
     }
     events
 }

@@ -17,7 +17,7 @@
 use super::Model;
 use crate::arch::{Kind, Pad, RelocUse};
 use crate::elf::annotations::{self, Layout};
-use crate::elf::{Place, STT_FILE, STT_SECTION, SymSection};
+use crate::elf::{Place, STT_FILE, STT_NOTYPE, STT_SECTION, SymSection};
 use crate::rules::{AnnotationLayout, LandingPadRules};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -38,6 +38,14 @@ pub enum Exemption {
     Target(String),
 }
 
+/// The symbol a relocation names, when it is not a section symbol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Named {
+    /// The symbol starts at the place the relocation resolves to.
+    at_target: bool,
+    size: u64,
+}
+
 /// One relocation whose target is code in this object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeRef {
@@ -50,6 +58,10 @@ pub struct CodeRef {
     pub to_section: usize,
     pub to_offset: u64,
     pub exempt: Option<Exemption>,
+    /// For an entry of a switch table without relocations
+    /// ([`Model::jump_tables`]): the offset of the indirect jump (in
+    /// `to_section`) that reads it. Its target needs a jump landing pad.
+    pub jump: Option<u64>,
 }
 
 /// A landing pad at a function entry that nothing needs.
@@ -96,6 +108,7 @@ impl AddressTaken {
             noendbr: noendbr_places(m, rules),
             no_pad: no_pad_places(m, rules),
             untracked: None,
+            code_symbols: None,
             at: AddressTaken {
                 taken: vec![false; m.functions.len()],
                 exported: vec![false; m.functions.len()],
@@ -130,7 +143,12 @@ impl AddressTaken {
                 match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
                     Place::Local { section, offset } => {
                         let from = (sec.index, r.offset, insn.map(|i| i.offset()));
-                        cx.classify(from, (section, offset), export);
+                        let sym = &obj.symbols[r.sym];
+                        let named = (sym.st_type != STT_SECTION).then_some(Named {
+                            at_target: sym.value == offset,
+                            size: sym.size,
+                        });
+                        cx.classify(from, (section, offset), export, None, named);
                     }
                     Place::External { .. } => {
                         if sec.is_alloc() {
@@ -148,8 +166,18 @@ impl AddressTaken {
                     };
                     if obj.relocs_in(sec.index, i.offset(), i.end()).is_empty() {
                         let from = (sec.index, i.offset(), Some(i.offset()));
-                        cx.classify(from, (sec.index, to), export);
+                        cx.classify(from, (sec.index, to), export, None, None);
                     }
+                }
+            }
+        }
+        // Switch-table targets that no relocation names (arm64), once each.
+        for t in &m.jump_tables().tables {
+            let mut seen = HashSet::default();
+            for &(entry, target) in &t.entries {
+                if seen.insert(target) {
+                    let from = (t.table_section, entry, None);
+                    cx.classify(from, (t.section, target), false, Some(t.jump), None);
                 }
             }
         }
@@ -244,6 +272,8 @@ struct Classifier<'m, 'a> {
     no_pad: HashMap<(usize, u64), String>,
     /// Per function: has an untracked indirect jump; built on first need.
     untracked: Option<Vec<bool>>,
+    /// Sized `STT_NOTYPE` symbols of code: (section, start, end); built on first need.
+    code_symbols: Option<Vec<(usize, u64, u64)>>,
     at: AddressTaken,
 }
 
@@ -254,6 +284,8 @@ impl Classifier<'_, '_> {
         (from_section, from_offset, insn): (usize, u64, Option<u64>),
         (to_section, to_offset): (usize, u64),
         export: bool,
+        jump: Option<u64>,
+        named: Option<Named>,
     ) {
         let m = self.m;
         // Only places where an instruction starts are branch targets.
@@ -262,10 +294,20 @@ impl Classifier<'_, '_> {
         };
         let target_fn = m.function_containing(to_section, to_offset);
         let entry = m.function_at_start(to_section, to_offset);
-        let range_end = entry.is_none()
-            && to_offset > 0
-            && m.function_containing(to_section, to_offset - 1)
-                .is_some_and(|f| m.functions[f].end == to_offset);
+        // The end of a function or of a sized code routine (SYM_CODE), as
+        // range checks use it (`__end_*` labels, `sym + size`), unless the
+        // reference names a routine that starts there. Without a symbol
+        // (section-relative, `adr`), only where nothing else starts.
+        let ends_here = to_offset > 0
+            && (m
+                .function_containing(to_section, to_offset - 1)
+                .is_some_and(|f| m.functions[f].end == to_offset)
+                || self.code_symbol_ends_at(to_section, to_offset));
+        let range_end = ends_here
+            && match named {
+                Some(Named { at_target, size }) => !at_target || size == 0,
+                None => entry.is_none() && !self.code_symbol_starts_at(to_section, to_offset),
+            };
         if tcode.index_at(to_offset).is_none() && !range_end {
             return;
         }
@@ -277,11 +319,11 @@ impl Classifier<'_, '_> {
             Some(Exemption::RangeEnd)
         } else if entry.is_none()
             && insn.is_some()
-            && same_function(
+            && (same_function(
                 m,
                 m.function_containing(from_section, from_offset),
                 target_fn,
-            )
+            ) || self.same_code_symbol(from_section, from_offset, to_section, to_offset))
         {
             Some(Exemption::SameFunction)
         } else if entry.is_none()
@@ -307,7 +349,58 @@ impl Classifier<'_, '_> {
             to_section,
             to_offset,
             exempt,
+            jump,
         });
+    }
+}
+
+impl Classifier<'_, '_> {
+    /// Whether both places lie in one sized non-function symbol of code,
+    /// the target not at its start: hand-written `SYM_CODE_START` routines
+    /// (`STT_NOTYPE`) that take their own labels' addresses, as functions do
+    /// (arm64 `adr x1, 1f` handing firmware the address to resume at).
+    fn same_code_symbol(&mut self, fs: usize, fo: u64, ts: usize, to: u64) -> bool {
+        fs == ts
+            && self
+                .code_symbols()
+                .iter()
+                .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
+    }
+
+    /// Whether a sized non-function code symbol ends at the place.
+    fn code_symbol_ends_at(&mut self, section: usize, offset: u64) -> bool {
+        self.code_symbols()
+            .iter()
+            .any(|&(s, _, hi)| s == section && hi == offset)
+    }
+
+    /// Whether a sized non-function code symbol starts at the place.
+    fn code_symbol_starts_at(&mut self, section: usize, offset: u64) -> bool {
+        self.code_symbols()
+            .iter()
+            .any(|&(s, lo, _)| s == section && lo == offset)
+    }
+
+    /// Sized `STT_NOTYPE` symbols of code: (section, start, end).
+    fn code_symbols(&mut self) -> &[(usize, u64, u64)] {
+        let m = self.m;
+        self.code_symbols.get_or_insert_with(|| {
+            let mut v: Vec<(usize, u64, u64)> = m
+                .obj
+                .symbols
+                .iter()
+                .filter(|s| s.st_type == STT_NOTYPE && s.size > 0 && !s.name.starts_with('$'))
+                .filter_map(|s| {
+                    let SymSection::Section(sec) = s.section else {
+                        return None;
+                    };
+                    m.section_code(sec)?;
+                    Some((sec, s.value, s.value.saturating_add(s.size)))
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        })
     }
 }
 

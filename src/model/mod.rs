@@ -2,6 +2,7 @@
 
 pub mod address_taken;
 pub mod alternatives;
+pub mod jump_tables;
 pub mod patchable;
 pub mod paths;
 
@@ -181,6 +182,8 @@ pub struct Model<'a> {
     /// Patch sites and kCFI hashes, built on first use ([`Model::patchable`]):
     /// three rules read them.
     patchable: std::sync::OnceLock<patchable::Patchable>,
+    /// Switch tables without relocations, built on first use ([`Model::jump_tables`]).
+    jump_tables: std::sync::OnceLock<jump_tables::JumpTables>,
     /// `.altinstructions` sites.
     pub alts: Alternatives,
 }
@@ -396,6 +399,7 @@ impl<'a> Model<'a> {
             listed_noreturn: listed_noreturn(obj, rules.noreturn(obj.machine)),
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
+            jump_tables: std::sync::OnceLock::new(),
             alts,
         };
         m.infer_noreturn();

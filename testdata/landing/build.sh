@@ -15,6 +15,8 @@ gcc -O2 -fcf-protection=branch -fno-pie -fno-jump-tables -c switch.c -o switch-n
 as ibt-cases.s -o ibt-cases.o
 as jt-tracked.s -o jt-tracked.o
 as gnuprop-noclaim.s -o gnuprop-noclaim.o
+as gnuprop-nocode.s -o gnuprop-nocode.o
+as ibt-kernel-asm.s -o ibt-kernel-asm.o
 # arm64: BTI + PAC (gcc with the kernel's CALL_OPS entry, and clang-19),
 # PAC only (no BTI: not enforced unless --ibt), jump tables.
 $A64 -O2 -mbranch-protection=pac-ret+bti -fpatchable-function-entry=4,2 -c fnptr.c -o fnptr-bti.o
@@ -22,3 +24,21 @@ clang-19 --target=aarch64-linux-gnu -O2 -mbranch-protection=pac-ret+bti -c fnptr
 $A64 -O2 -mbranch-protection=pac-ret -c fnptr.c -o fnptr-pac.o
 $A64 -O2 -mbranch-protection=pac-ret+bti -fjump-tables -c switch.c -o switch-bti.o
 aarch64-linux-gnu-as bti-cases.s -o bti-cases.o
+aarch64-linux-gnu-as bti-kernel-asm.s -o bti-kernel-asm.o
+# arm64 switch tables (offsets in .rodata without relocations, `br` to `bti j`):
+# clean with both compilers; the broken one is clang's assembly with one case's
+# `bti j` turned into a NOP and another's into `bti c` (kept as a .s).
+$A64 -O2 -mbranch-protection=bti -c switch-table.c -o switch-table-gcc.o
+clang-19 --target=aarch64-linux-gnu -O2 -mbranch-protection=bti -c switch-table.c -o switch-table-clang.o
+{
+    printf '%s\n' "// clang-19 --target=aarch64-linux-gnu -O2 -mbranch-protection=bti -S switch-table.c," \
+        "// then edited by hand (build.sh does it with awk): the 3rd case's \`hint #36\` (bti j)" \
+        "// became \`nop\` and the 5th case's became \`hint #34\` (bti c, a call pad: wrong" \
+        "// kind for the table's \`br x10\`). bti-missing-landing-pad must report both."
+    clang-19 --target=aarch64-linux-gnu -O2 -mbranch-protection=bti -S switch-table.c -o - |
+        awk '/^\thint\t#36$/ { n++
+                if (n == 3) { print "\tnop\t\t\t\t\t// was: hint #36 (bti j)"; next }
+                if (n == 5) { print "\thint\t#34\t\t\t\t// was: hint #36 (bti j)"; next } }
+             { print }'
+} > switch-table-nobtij.s
+clang-19 --target=aarch64-linux-gnu -c switch-table-nobtij.s -o switch-table-nobtij.o

@@ -43,3 +43,44 @@ pan_tail:
 	ldr w0, [x0]
 	b helper
 	.size pan_tail, .-pan_tail
+
+// Clean on arm64: a uaccess-safe function is not entered with PAN cleared
+// (arm64 clears PAN only around inline-asm sequences that call nothing, and
+// its user_access_save() is a no-op), so calling out needs no close first.
+// The same on x86 is reported (asm-x86_64.s: rep_movs_alternative).
+	.globl __stack_chk_fail
+	.type __stack_chk_fail, %function
+__stack_chk_fail:
+	mov x1, x30
+	bl helper
+	brk #0x800
+	.size __stack_chk_fail, .-__stack_chk_fail
+
+// Clean: state resets (rules/uaccess_safe.toml) set PAN after boot, firmware
+// entry or resume, whatever it was: cpufeature.c cpu_enable_pan() and
+// entry-common.c __sdei_handler() as clang-19 builds them.
+	.globl cpu_enable_pan
+	.type cpu_enable_pan, %function
+cpu_enable_pan:
+	msr pan, #1
+	ret
+	.size cpu_enable_pan, .-cpu_enable_pan
+
+	.globl __sdei_handler
+	.type __sdei_handler, %function
+__sdei_handler:
+	tbz w0, #0, 1f
+	msr pan, #1
+	b 2f
+1:	msr pan, #0
+2:	bl helper
+	ret
+	.size __sdei_handler, .-__sdei_handler
+
+// uaccess-redundant: the same first instruction anywhere else.
+	.globl pan_close_at_entry
+	.type pan_close_at_entry, %function
+pan_close_at_entry:
+	msr pan, #1
+	ret
+	.size pan_close_at_entry, .-pan_close_at_entry

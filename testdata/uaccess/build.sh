@@ -14,3 +14,6 @@ $X86 -DTYPED_ANNOTATIONS -o noinstr-typed-x86_64.o noinstr.c
 as -o asm-x86_64.o asm-x86_64.s
 as -o padlen-x86_64.o padlen-x86_64.s
 aarch64-linux-gnu-as -o asm-aarch64.o asm-aarch64.s
+aarch64-linux-gnu-as -o noinstr-noregions-aarch64.o noinstr-noregions-aarch64.s
+as -o noinstr-noregions-x86_64.o noinstr-noregions-x86_64.s
+as -o noinstr-weak-x86_64.o noinstr-weak-x86_64.s
