@@ -24,7 +24,44 @@ pub struct NameSet {
     contains: Vec<String>,
     /// `contains` as one automaton, built on first lookup: every symbol of
     /// every object is looked up, so one pass per name instead of one per pattern.
-    substrings: OnceLock<Option<aho_corasick::AhoCorasick>>,
+    substrings: OnceLock<Option<Substrings>>,
+}
+
+/// The `contains` patterns compiled: a search for the prefix they all share
+/// (`_4core` for Rust's panics) rejects almost every name before the automaton runs.
+#[derive(Debug, Clone)]
+struct Substrings {
+    common: Option<memchr::memmem::Finder<'static>>,
+    all: aho_corasick::AhoCorasick,
+}
+
+impl Substrings {
+    fn build(patterns: &[String]) -> Option<Substrings> {
+        let first = patterns.first()?;
+        let common = patterns.iter().fold(first.len(), |n, p| {
+            n.min(
+                p.bytes()
+                    .zip(first.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count(),
+            )
+        });
+        let all = aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+            .build(patterns)
+            .ok()?;
+        Some(Substrings {
+            common: (common >= 2)
+                .then(|| memchr::memmem::Finder::new(&first.as_bytes()[..common]).into_owned()),
+            all,
+        })
+    }
+    fn is_match(&self, name: &str) -> bool {
+        self.common
+            .as_ref()
+            .is_none_or(|f| f.find(name.as_bytes()).is_some())
+            && self.all.is_match(name)
+    }
 }
 
 impl NameSet {
@@ -32,16 +69,7 @@ impl NameSet {
         self.names.contains(name)
             || self
                 .substrings
-                .get_or_init(|| {
-                    (!self.contains.is_empty())
-                        .then(|| {
-                            aho_corasick::AhoCorasick::builder()
-                                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-                                .build(&self.contains)
-                                .ok()
-                        })
-                        .flatten()
-                })
+                .get_or_init(|| Substrings::build(&self.contains))
                 .as_ref()
                 .is_some_and(|a| a.is_match(name))
     }
@@ -529,6 +557,24 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn substrings_with_and_without_a_common_prefix() {
+        let set = |p: &[&str]| NameSet {
+            contains: p.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        let shared = set(&["_4core9panicking", "_4core6option13expect_failed"]);
+        assert!(shared.contains("_RNvNtCs1_4core9panicking5panic"));
+        assert!(shared.contains("x_4core6option13expect_failedy"));
+        // The shared prefix alone is not a match.
+        assert!(!shared.contains("_RNvNtCs1_4core5other"));
+        assert!(!shared.contains("panic"));
+        let disjoint = set(&["abc", "xyz"]);
+        assert!(disjoint.contains("--xyz--"));
+        assert!(!disjoint.contains("ab-xy"));
+        assert!(!set(&[]).contains("anything"));
+    }
 
     #[test]
     fn embedded_rules_parse() {

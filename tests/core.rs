@@ -210,7 +210,7 @@ fn gcc_cold_parts_are_functions_and_clean() {
         .functions
         .iter()
         .filter(|f| f.name.ends_with(".cold"))
-        .map(|f| (f.name.as_str(), m.obj.section_name(f.section)))
+        .map(|f| (f.name, m.obj.section_name(f.section)))
         .collect();
     assert!(
         cold.contains(&("with_cold.cold", ".text.unlikely")),

@@ -92,7 +92,7 @@ fn drop_final_return(obj: &Object, m: &Model) -> Vec<Fault> {
         out.push(Fault {
             patches: vec![(start, nop_fill(obj.machine, len))],
             rule: "fallthrough",
-            symbol: f.name.clone(),
+            symbol: f.name.to_string(),
         });
     }
     out
@@ -112,7 +112,7 @@ fn wipe_endbr(obj: &Object, m: &Model) -> Vec<Fault> {
         out.push(Fault {
             patches: vec![(start, vec![0x0f, 0x1f, 0x40, 0x00])],
             rule: "ibt-missing-endbr",
-            symbol: f.name.clone(),
+            symbol: f.name.to_string(),
         });
     }
     out
@@ -138,7 +138,7 @@ fn clac_to_stac(obj: &Object, m: &Model) -> Vec<Fault> {
                 out.push(Fault {
                     patches: vec![(at, vec![0x0f, 0x01, 0xcb])],
                     rule: "uaccess",
-                    symbol: m.functions[fi].name.clone(),
+                    symbol: m.functions[fi].name.to_string(),
                 });
             }
         }
@@ -163,7 +163,7 @@ fn corrupt_patchable_nop(obj: &Object, m: &Model) -> Vec<Fault> {
         out.push(Fault {
             patches: vec![(at, bad)],
             rule: "patchable-entry",
-            symbol: m.functions[site.func].name.clone(),
+            symbol: m.functions[site.func].name.to_string(),
         });
     }
     out
@@ -206,7 +206,7 @@ fn shift_patchable_entry(obj: &Object, m: &Model) -> Vec<Fault> {
         out.push(Fault {
             patches: vec![(at + 16, addend.to_le_bytes().to_vec())],
             rule: "patchable-entry",
-            symbol: m.functions[site.func].name.clone(),
+            symbol: m.functions[site.func].name.to_string(),
         });
     }
     out

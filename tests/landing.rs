@@ -489,7 +489,7 @@ mod real {
                 assert!(!endbr.is_empty(), "{name}: {} not reported", func.name);
                 for x in &endbr {
                     let t = x.target.as_ref().unwrap();
-                    assert_eq!(t.symbol.as_deref(), Some(func.name.as_str()));
+                    assert_eq!(t.symbol.as_deref(), Some(func.name));
                     assert_eq!(t.symbol_offset, 0);
                 }
                 assert!(

@@ -212,7 +212,7 @@ fn sealed_sites(path: &Path, mode: SealMode, link: bool) -> Vec<String> {
         .report
         .sites
         .iter()
-        .map(|s| m.functions[s.func].name.clone())
+        .map(|s| m.functions[s.func].name.to_string())
         .collect();
     v.sort();
     v

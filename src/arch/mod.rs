@@ -107,6 +107,26 @@ impl Kind {
     pub fn is_branch(self) -> bool {
         matches!(self, Kind::Call | Kind::Jump | Kind::CondJump)
     }
+    /// One bit per kind (all pads share one), for sets of kinds.
+    pub fn bit(self) -> u32 {
+        1 << match self {
+            Kind::Call => 0,
+            Kind::Jump => 1,
+            Kind::CondJump => 2,
+            Kind::IndirectCall => 3,
+            Kind::IndirectJump => 4,
+            Kind::Return => 5,
+            Kind::Trap => 6,
+            Kind::Nop => 7,
+            Kind::Pad(_) => 8,
+            Kind::UaccessOpen => 9,
+            Kind::UaccessClose => 10,
+            Kind::PushFlags => 11,
+            Kind::PopFlags => 12,
+            Kind::Other => 13,
+            Kind::Invalid => 14,
+        }
+    }
 }
 
 /// One decoded instruction. Offsets are section offsets.

@@ -201,6 +201,15 @@ impl Decoder for X86 {
     fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad> {
         // kCFI checks: `add -K(%reg),%r10d` or `cmp $hash,-K(%reg)` /
         // `cmpl $hash,-K(%reg)`, reading 32 bits before the call target.
+        // Opcode 03 or 81 after at most a REX prefix, before decoding.
+        let op = match bytes {
+            [rex, op, ..] if rex & 0xf0 == 0x40 => *op,
+            [op, ..] => *op,
+            [] => return None,
+        };
+        if op != 0x03 && op != 0x81 {
+            return None;
+        }
         let mut dec = IcedDecoder::new(64, bytes, DecoderOptions::NONE);
         let ins = dec.decode();
         if ins.is_invalid() {

@@ -8,7 +8,7 @@
 use super::{Check, Ctx, Finding};
 use crate::elf::Machine;
 use crate::model::patchable::{Site, relative};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 pub struct CallOpsAlign;
 
@@ -26,7 +26,7 @@ impl Check for CallOpsAlign {
         let mut sites: Vec<&Site> = p.sites().filter(|s| s.before >= 2).collect();
         sites.sort_by_key(|s| (s.section, s.offset));
         sites.dedup_by_key(|s| s.func);
-        let mut sections = HashSet::new();
+        let mut sections = HashSet::default();
         for s in sites {
             let f = &m.functions[s.func];
             let sec = &m.obj.sections[f.section];

@@ -113,7 +113,7 @@ impl Ctx<'_> {
         let m = self.model;
         let (symbol, symbol_offset) = match m.function_containing(section, offset) {
             Some(i) => (
-                Some(m.functions[i].name.clone()),
+                Some(m.functions[i].name.to_string()),
                 offset - m.functions[i].start,
             ),
             None => (None, offset),

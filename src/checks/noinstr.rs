@@ -22,7 +22,7 @@ use crate::elf::annotations::{Layout, places};
 use crate::model::Dest;
 use crate::model::paths::{Action, Callee, Step, Walker, is_cold};
 use crate::rules::Severity;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 pub struct NoinstrCall;
 
@@ -62,9 +62,9 @@ impl Check for NoinstrCall {
         let depth_change = instrumentation_regions(cx);
         let allowed = nr.allowed();
         let walker = Walker::new(m, cx.rules);
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for f in &m.functions {
-            if f.prefix || is_cold(&f.name) || !noinstr[f.section] {
+            if f.prefix || is_cold(f.name) || !noinstr[f.section] {
                 continue;
             }
             let section = m.obj.section_name(f.section);
@@ -111,7 +111,7 @@ impl Check for NoinstrCall {
 fn instrumentation_regions(cx: &Ctx) -> HashMap<(usize, u64), i32> {
     let obj = cx.model.obj;
     let a = &cx.rules.noinstr.annotations;
-    let mut delta: HashMap<(usize, u64), i32> = HashMap::new();
+    let mut delta: HashMap<(usize, u64), i32> = HashMap::default();
     let lists = [
         (a.begin.as_str(), Layout::List, 1),
         (a.end.as_str(), Layout::List, -1),
@@ -153,7 +153,7 @@ fn judge(
             if callee.is_some_and(|i| m.functions[i].weak) && !cx.opts.link {
                 return None;
             }
-            let base = callee.map_or(name.as_str(), |i| m.functions[i].name.as_str());
+            let base = callee.map_or(name.as_str(), |i| m.functions[i].name);
             if allowed.contains(base) {
                 return None;
             }

@@ -10,7 +10,7 @@
 
 use super::{Check, Ctx, Finding};
 use crate::model::patchable::{Patchable, Site, Target, nops, relative};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 pub struct PatchableEntry;
 
@@ -32,7 +32,7 @@ impl Check for PatchableEntry {
         } else {
             "most functions in this object use"
         };
-        let mut first: HashMap<usize, (usize, u64)> = HashMap::new();
+        let mut first: HashMap<usize, (usize, u64)> = HashMap::default();
         for e in &p.entries {
             // Formatted only for a finding: most entries have none.
             let entry_name = || format!("{}+{:#x}", m.obj.section_name(e.section), e.offset);

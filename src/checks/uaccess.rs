@@ -20,7 +20,7 @@ use crate::arch::Kind;
 use crate::model::paths::{Action, Callee, Step, Walker, is_cold};
 use crate::model::{Dest, Function};
 use crate::rules::NameSet;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 pub struct UaccessCall;
 pub struct UaccessReturn;
@@ -103,9 +103,12 @@ pub(crate) struct Event {
 /// change from the start state).
 fn toggling_functions(cx: &Ctx) -> HashSet<String> {
     let m = cx.model;
-    let mut names = HashSet::new();
+    let mut names = HashSet::default();
     for (sec, code) in m.code.iter().enumerate() {
         let Some(code) = code else { continue };
+        if !code.has_any(Kind::UaccessOpen.bit() | Kind::UaccessClose.bit()) {
+            continue;
+        }
         for ins in &code.insns {
             if !matches!(ins.kind, Kind::UaccessOpen | Kind::UaccessClose) {
                 continue;
@@ -115,8 +118,8 @@ fn toggling_functions(cx: &Ctx) -> HashSet<String> {
                 None => (sec, ins.offset()),
             };
             if let Some(i) = m.function_containing(s, off) {
-                let name = &m.functions[i].name;
-                let parent = name.find(".cold").map_or(name.as_str(), |k| &name[..k]);
+                let name = m.functions[i].name;
+                let parent = name.find(".cold").map_or(name, |k| &name[..k]);
                 names.insert(parent.to_string());
             }
         }
@@ -138,7 +141,7 @@ fn is_safe(w: &Walker, safe: &NameSet, c: Callee) -> bool {
         Callee::Direct(Dest::External { sym }) => safe.contains(&m.obj.symbols[sym].name),
         Callee::Direct(Dest::Local { section, offset }) => m
             .function_containing(section, offset)
-            .is_some_and(|i| safe.contains(&m.functions[i].name)),
+            .is_some_and(|i| safe.contains(m.functions[i].name)),
         Callee::Direct(Dest::None) | Callee::Indirect { .. } => false,
     }
 }
@@ -193,7 +196,7 @@ fn walk_function(
     f: &Function,
     out: &mut Vec<Event>,
 ) {
-    let f_safe = safe.contains(&f.name);
+    let f_safe = safe.contains(f.name);
     let start = Access {
         open: f_safe && entered_open,
         saved: 0,
@@ -257,7 +260,7 @@ fn walk_function(
 
 fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
     let events = cx.uaccess.get_or_init(|| events(cx));
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for e in events {
         if e.rule != rule || !seen.insert((e.at, &e.message)) {
             continue;
@@ -277,19 +280,20 @@ fn events(cx: &Ctx) -> Vec<Event> {
     let safe = cx.rules.uaccess_safe(m.obj.machine);
     let toggling = toggling_functions(cx);
     let mut events = Vec::new();
-    if toggling.is_empty() && !m.functions.iter().any(|f| safe.contains(&f.name)) {
+    let entered_open = cx.rules.uaccess_entered_open(m.obj.machine);
+    // Only toggling functions, and listed ones entered open, are walked.
+    if toggling.is_empty() && !(entered_open && m.functions.iter().any(|f| safe.contains(f.name))) {
         return events;
     }
-    let entered_open = cx.rules.uaccess_entered_open(m.obj.machine);
     let resets = cx.rules.uaccess_state_resets(m.obj.machine);
     let walker = Walker::new(m, cx.rules);
     for f in &m.functions {
-        if f.prefix || is_cold(&f.name) || resets.contains(&f.name) {
+        if f.prefix || is_cold(f.name) || resets.iter().any(|r| r == f.name) {
             continue;
         }
         // A listed function that starts closed matters only if it toggles.
-        let entered_open_here = entered_open && safe.contains(&f.name);
-        if !toggling.contains(&f.name) && !entered_open_here {
+        let entered_open_here = entered_open && safe.contains(f.name);
+        if !toggling.contains(f.name) && !entered_open_here {
             continue;
         }
         walk_function(&walker, safe, entered_open, f, &mut events);

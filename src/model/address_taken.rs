@@ -118,7 +118,9 @@ impl AddressTaken {
         for sec in &obj.sections {
             let relocs = obj.relocs(sec.index);
             let code = m.section_code(sec.index);
-            if sec.sh_type == goblin::elf::section_header::SHT_NOBITS {
+            if sec.sh_type == goblin::elf::section_header::SHT_NOBITS
+                || (relocs.is_empty() && code.is_none())
+            {
                 continue;
             }
             // References from exempt sections (ORC, __mcount_loc, ...) take
@@ -415,7 +417,7 @@ fn parent_name(name: &str) -> &str {
 fn same_function(m: &Model, from: Option<usize>, to: Option<usize>) -> bool {
     match (from, to) {
         (Some(a), Some(b)) => {
-            a == b || parent_name(&m.functions[a].name) == parent_name(&m.functions[b].name)
+            a == b || parent_name(m.functions[a].name) == parent_name(m.functions[b].name)
         }
         _ => false,
     }

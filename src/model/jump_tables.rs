@@ -13,7 +13,7 @@
 //! findings.
 
 use super::Model;
-use crate::arch::RelocUse;
+use crate::arch::{Kind, RelocUse};
 use crate::elf::Place;
 
 /// One recovered table.
@@ -53,20 +53,20 @@ impl JumpTables {
     pub fn build(m: &Model) -> JumpTables {
         let mut out = JumpTables::default();
         for (fi, f) in m.functions.iter().enumerate() {
-            let Some(code) = m.section_code(f.section) else {
+            let Some(code) = m
+                .section_code(f.section)
+                .filter(|c| c.has_any(Kind::IndirectJump.bit()))
+            else {
                 continue;
             };
             let range = m.insn_range(f);
             let insns = &code.insns[range.clone()];
-            if !insns
-                .iter()
-                .any(|i| i.kind == crate::arch::Kind::IndirectJump)
-            {
+            if !insns.iter().any(|i| i.kind == Kind::IndirectJump) {
                 continue;
             }
             let data = m.obj.section_data(f.section);
             for (k, ins) in insns.iter().enumerate() {
-                if ins.kind != crate::arch::Kind::IndirectJump {
+                if ins.kind != Kind::IndirectJump {
                     continue;
                 }
                 let Some(tj) = m.dec.table_jump(insns, data, k) else {

@@ -31,9 +31,9 @@ pub enum Dest {
 
 /// A function: an `STT_FUNC` symbol over a range of an executable section.
 #[derive(Debug, Clone)]
-pub struct Function {
+pub struct Function<'a> {
     pub sym: usize,
-    pub name: String,
+    pub name: &'a str,
     pub section: usize,
     pub start: u64,
     pub end: u64,
@@ -69,6 +69,9 @@ impl PackedDest {
             }
         }))
     }
+    fn is_local(self) -> bool {
+        self.0 & (3 << 62) == Self::LOCAL
+    }
     fn unpack(self) -> Dest {
         match self.0 & (3 << 62) {
             Self::EXTERNAL => Dest::External {
@@ -101,6 +104,9 @@ pub struct SectionCode {
     /// the whole array (a large module's `.text` has millions of entries, and
     /// a binary search over them misses the cache at every step).
     pages: Vec<u32>,
+    /// [`Kind::bit`]s of the kinds present, so a check can skip a section
+    /// without the instructions it looks for.
+    kinds: u32,
 }
 
 const PAGE: u64 = 256;
@@ -128,6 +134,10 @@ impl SectionCode {
     fn link(&self, i: usize) -> Option<usize> {
         let l = self.links[i];
         (l != NO_LINK).then_some(l as usize)
+    }
+    /// Whether any instruction is of one of `kinds` ([`Kind::bit`]s).
+    pub fn has_any(&self, kinds: u32) -> bool {
+        self.kinds & kinds != 0
     }
     /// Index of the instruction starting exactly at `offset`.
     pub fn index_at(&self, offset: u64) -> Option<usize> {
@@ -167,7 +177,7 @@ pub struct Model<'a> {
     pub dec: &'static dyn Decoder,
     pub code: Vec<Option<SectionCode>>,
     /// Sorted by (section, start).
-    pub functions: Vec<Function>,
+    pub functions: Vec<Function<'a>>,
     starts: FxHashMap<(usize, u64), usize>,
     /// Per function: the largest `end` of it and the functions before it in
     /// its section, so a lookup can step back over nested symbols.
@@ -202,8 +212,8 @@ fn listed_noreturn(obj: &Object, names: &NameSet) -> Vec<bool> {
         .collect()
 }
 
-fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
-    let mut by_start: FxHashMap<(usize, u64), Function> = FxHashMap::default();
+fn build_functions<'a>(obj: &'a Object, rules: &Rules) -> Vec<Function<'a>> {
+    let mut by_start: FxHashMap<(usize, u64), Function<'a>> = FxHashMap::default();
     for s in &obj.symbols {
         if !s.is_func() {
             continue;
@@ -218,7 +228,7 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
         let end = s.value.saturating_add(s.size).min(section.size);
         let f = Function {
             sym: s.index,
-            name: s.name.clone(),
+            name: &s.name,
             section: sec,
             start: s.value,
             end,
@@ -243,7 +253,7 @@ fn build_functions(obj: &Object, rules: &Rules) -> Vec<Function> {
             }
         }
     }
-    let mut funcs: Vec<Function> = by_start.into_values().collect();
+    let mut funcs: Vec<Function<'a>> = by_start.into_values().collect();
     funcs.sort_by_key(|f| (f.section, f.start));
     // Functions without a size (hand-written assembly without .size) run to
     // the next function or the end of the section.
@@ -285,6 +295,7 @@ fn decode_section(
     }
     let mut code = SectionCode {
         pages: page_index(&insns),
+        kinds: 0,
         insns,
         dests: Vec::new(),
         links: Vec::new(),
@@ -295,7 +306,9 @@ fn decode_section(
     // Relocations and instructions are both in offset order: one cursor.
     let relocs = obj.relocs(sec);
     let mut r0 = 0;
+    let mut kinds = 0;
     for ins in insns {
+        kinds |= ins.kind.bit();
         let mut dest = Dest::None;
         if ins.kind.is_branch() {
             while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
@@ -334,6 +347,7 @@ fn decode_section(
     }
     code.dests = dests;
     code.links = links;
+    code.kinds = kinds;
     code
 }
 
@@ -631,8 +645,11 @@ impl<'a> Model<'a> {
         // Only callers (and tail-callers) of a function found noreturn can
         // change their answer, so later rounds re-walk just those.
         let callers = self.local_callers();
+        // A function's own answer is only ever asked through a branch to its
+        // start, so functions nothing in this object branches to are skipped.
+        let consulted = self.branched_to(&callers);
         let mut cand: Vec<usize> = (0..self.functions.len())
-            .filter(|&i| eligible(self, i))
+            .filter(|&i| consulted[i] && eligible(self, i))
             .collect();
         while !cand.is_empty() {
             let found: Vec<usize> = cand
@@ -660,8 +677,9 @@ impl<'a> Model<'a> {
         }
     }
 
-    /// (callee, caller) pairs of direct calls and jumps between functions of
-    /// this object, sorted by callee.
+    /// (callee, caller) pairs of direct calls and jumps to function starts
+    /// from within functions of this object (recursion included), sorted by
+    /// callee.
     fn local_callers(&self) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for (fi, f) in self.functions.iter().enumerate() {
@@ -669,16 +687,50 @@ impl<'a> Model<'a> {
                 continue;
             };
             for i in self.insn_range(f) {
-                if let Dest::Local { section, offset } = code.dest(i)
-                    && let Some(callee) = self.function_at_start(section, offset)
-                    && callee != fi
-                {
+                if let Some(callee) = self.branch_callee(code, i) {
                     out.push((callee, fi));
                 }
             }
         }
         out.sort_unstable();
         out.dedup();
+        out
+    }
+
+    /// The function a branch at index `i` goes to the start of.
+    fn branch_callee(&self, code: &SectionCode, i: usize) -> Option<usize> {
+        if !code.dests[i].is_local() {
+            return None;
+        }
+        match code.dest(i) {
+            Dest::Local { .. } if code.insns[i].kind == Kind::Call => code.link(i),
+            Dest::Local { section, offset } => self.function_at_start(section, offset),
+            _ => None,
+        }
+    }
+
+    /// Functions some branch in this object goes to: the callees in
+    /// `callers`, and the targets of branches outside every function
+    /// (alternative replacements, code between functions).
+    fn branched_to(&self, callers: &[(usize, usize)]) -> Vec<bool> {
+        let mut out = vec![false; self.functions.len()];
+        for &(callee, _) in callers {
+            out[callee] = true;
+        }
+        for (sec, code) in self.code.iter().enumerate() {
+            let Some(code) = code else { continue };
+            let mut inside = vec![false; code.insns.len()];
+            let lo = self.functions.partition_point(|f| f.section < sec);
+            let hi = self.functions.partition_point(|f| f.section <= sec);
+            for f in &self.functions[lo..hi] {
+                inside[f.insns.clone()].fill(true);
+            }
+            for (i, _) in inside.iter().enumerate().filter(|&(_, &x)| !x) {
+                if let Some(callee) = self.branch_callee(code, i) {
+                    out[callee] = true;
+                }
+            }
+        }
         out
     }
 
@@ -694,7 +746,7 @@ impl<'a> Model<'a> {
     /// `sym+0xoff` for a place, or `section+0xoff` outside functions.
     pub fn place_name(&self, section: usize, offset: u64) -> String {
         match self.function_containing(section, offset) {
-            Some(i) if self.functions[i].start == offset => self.functions[i].name.clone(),
+            Some(i) if self.functions[i].start == offset => self.functions[i].name.to_string(),
             Some(i) => format!(
                 "{}+{:#x}",
                 self.functions[i].name,

@@ -106,7 +106,7 @@ impl<'m, 'a> Walker<'m, 'a> {
             Dest::Local { section, offset } => self
                 .m
                 .function_at_start(section, offset)
-                .map(|i| self.m.functions[i].name.as_str()),
+                .map(|i| self.m.functions[i].name),
             Dest::None => None,
         }
     }
@@ -177,7 +177,7 @@ impl<'m, 'a> Walker<'m, 'a> {
             Some(g) => {
                 let g = &self.m.functions[g];
                 let same = g.sym == f.sym || (g.start == f.start && g.section == f.section);
-                if same || is_cold_part(&f.name, &g.name) {
+                if same || is_cold_part(f.name, g.name) {
                     Target::Here(self.index(section, offset))
                 } else {
                     Target::Leaves(self.callee(dest))
@@ -206,7 +206,7 @@ impl<'m, 'a> Walker<'m, 'a> {
             return self.index(section, offset);
         }
         let g = &self.m.functions[self.m.function_containing(section, offset)?];
-        let inside = (g.sym == f.sym && offset != f.start) || is_cold_part(&f.name, &g.name);
+        let inside = (g.sym == f.sym && offset != f.start) || is_cold_part(f.name, g.name);
         if inside {
             self.index(section, offset)
         } else {
