@@ -40,9 +40,18 @@ results=$(mktemp)
 for r in $(seq 1 "$ROUNDS"); do
   measure objlint "$OBJLINT" check -q --format json -j "$JOBS" "$IN" | tee -a "$results"
   measure objtool bash -c objtool_all | tee -a "$results"
+  measure decode-only "$DECODE" "$IN" | tee -a "$results"
 done
 measure objlint-j1 "$OBJLINT" check -q --format json -j 1 "$IN" | tee -a "$results"
-measure decode-only "$DECODE" "$IN" | tee -a "$results"
+# One large object: parallelism inside an object (sections decoded and
+# functions checked in parallel), and objtool on the same file.
+BIG=$(cd "$IN" && tr '\n' '\0' <"$LIST" | xargs -0 stat -c '%s %n' | sort -n | tail -n 1 | cut -d' ' -f2-)
+echo "large object: $BIG ($(du -h "$IN/$BIG" | cut -f1))"
+for r in $(seq 1 "$ROUNDS"); do
+  measure big-j1 "$OBJLINT" check -q --format json -j 1 "$IN/$BIG" | tee -a "$results"
+  measure big-j$JOBS "$OBJLINT" check -q --format json -j "$JOBS" "$IN/$BIG" | tee -a "$results"
+  measure big-objtool bash -c "cd '$IN' && '$C/bin/objtool' $ARGS --dry-run '$BIG' 2>/dev/null" | tee -a "$results"
+done
 python3 - "$results" <<'PY'
 import sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
@@ -56,5 +65,7 @@ print(f"median wall: objlint {med['objlint']:.2f}s, objtool {med['objtool']:.2f}
 print(f"peak RSS: objlint {rss['objlint']/1024:.0f} MiB, objtool (largest single process) {rss['objtool']/1024:.0f} MiB")
 import os; print(f"objlint -j1 {med['objlint-j1']:.2f}s vs -j{os.environ['JOBS']}: speedup {med['objlint-j1']/med['objlint']:.2f}x")
 print(f"decode-only {med['decode-only']:.2f}s; full check / decode-only = {med['objlint']/med['decode-only']:.2f}")
+j = os.environ['JOBS']
+print(f"large object: -j1 {med['big-j1']:.2f}s, -j{j} {med['big-j'+j]:.2f}s (speedup {med['big-j1']/med['big-j'+j]:.2f}x), objtool {med['big-objtool']:.2f}s ({med['big-objtool']/med['big-j'+j]:.1f}x objlint -j{j}); RSS objlint {rss['big-j'+j]/1024:.0f} MiB, objtool {rss['big-objtool']/1024:.0f} MiB")
 PY
 rm -f "$results"

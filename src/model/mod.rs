@@ -271,6 +271,14 @@ fn build_functions<'a>(obj: &'a Object, rules: &Rules) -> Vec<Function<'a>> {
     funcs
 }
 
+/// Sections with more code than this are decoded in pieces on several
+/// threads (a module or vmlinux.o without -ffunction-sections has one .text).
+const PARALLEL_DECODE: u64 = 1 << 20;
+/// Bytes of code per piece; pieces end at function boundaries.
+const PIECE: u64 = 256 << 10;
+/// Instructions per parallel chunk when resolving branch destinations.
+const RESOLVE_CHUNK: usize = 1 << 14;
+
 fn decode_section(
     obj: &Object,
     dec: &dyn Decoder,
@@ -279,20 +287,56 @@ fn decode_section(
     starts: &FxHashMap<(usize, u64), usize>,
 ) -> SectionCode {
     let data = obj.section_data(sec);
-    let mut insns = Vec::with_capacity(data.len() / dec.typical_insn_len() + 16);
+    // Decoding restarts at every function boundary so each function (and
+    // the padding between functions) is decoded from its own start.
+    let mut segments = Vec::new();
     for (lo, hi) in obj.code_ranges(sec) {
-        // Restart decoding at every function boundary so each function (and
-        // the padding between functions) is decoded from its own start.
-        let mut starts: Vec<u64> = cuts.iter().copied().filter(|&c| c > lo && c < hi).collect();
-        starts.push(hi);
         let mut from = lo;
-        for to in starts {
+        for to in cuts
+            .iter()
+            .copied()
+            .filter(|&c| c > lo && c < hi)
+            .chain([hi])
+        {
             if to > from {
-                dec.decode(&data[from as usize..to as usize], from, &mut insns);
+                segments.push((from, to));
             }
             from = to;
         }
     }
+    let decode = |segments: &[(u64, u64)]| {
+        let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
+        let mut out = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
+        for &(from, to) in segments {
+            dec.decode(&data[from as usize..to as usize], from, &mut out);
+        }
+        out
+    };
+    let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
+    let insns = if total < PARALLEL_DECODE {
+        decode(&segments)
+    } else {
+        let mut pieces = Vec::new();
+        let (mut first, mut bytes) = (0, 0);
+        for (k, (a, b)) in segments.iter().enumerate() {
+            bytes += b - a;
+            if bytes >= PIECE {
+                pieces.push(first..k + 1);
+                (first, bytes) = (k + 1, 0);
+            }
+        }
+        pieces.push(first..segments.len());
+        let parts: Vec<Vec<Insn>> = pieces
+            .into_par_iter()
+            .map(|r| decode(&segments[r]))
+            .collect();
+        // Each piece is freed once copied, so the peak stays near one copy.
+        let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+        for p in parts {
+            all.extend_from_slice(&p);
+        }
+        all
+    };
     let mut code = SectionCode {
         pages: page_index(&insns),
         kinds: 0,
@@ -301,50 +345,62 @@ fn decode_section(
         links: Vec::new(),
     };
     let insns = &code.insns;
-    let mut dests = Vec::with_capacity(insns.len());
-    let mut links = Vec::with_capacity(insns.len());
-    // Relocations and instructions are both in offset order: one cursor.
+    let mut dests = vec![PackedDest::default(); insns.len()];
+    let mut links = vec![NO_LINK; insns.len()];
     let relocs = obj.relocs(sec);
-    let mut r0 = 0;
-    let mut kinds = 0;
-    for ins in insns {
-        kinds |= ins.kind.bit();
-        let mut dest = Dest::None;
-        if ins.kind.is_branch() {
-            while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
-                r0 += 1;
-            }
-            let mut relocated = false;
-            for r in relocs[r0..].iter().take_while(|r| r.offset < ins.end()) {
-                if let Some(bias) = dec.branch_reloc_bias(ins, r.offset, r.r_type) {
-                    relocated = true;
-                    dest = match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
-                        Place::Local { section, offset } => Dest::Local { section, offset },
-                        Place::External { sym, .. } => Dest::External { sym },
-                        Place::Other => Dest::None,
+    let kinds = dests
+        .par_chunks_mut(RESOLVE_CHUNK)
+        .zip(links.par_chunks_mut(RESOLVE_CHUNK))
+        .enumerate()
+        .map(|(c, (dests, links))| {
+            let part = &insns[c * RESOLVE_CHUNK..c * RESOLVE_CHUNK + dests.len()];
+            // Relocations and instructions are both in offset order: one cursor.
+            let mut r0 = relocs.partition_point(|r| r.offset < part[0].offset());
+            let mut kinds = 0;
+            for (k, ins) in part.iter().enumerate() {
+                kinds |= ins.kind.bit();
+                if !ins.kind.is_branch() {
+                    continue;
+                }
+                while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
+                    r0 += 1;
+                }
+                let mut dest = Dest::None;
+                let mut relocated = false;
+                for r in relocs[r0..].iter().take_while(|r| r.offset < ins.end()) {
+                    if let Some(bias) = dec.branch_reloc_bias(ins, r.offset, r.r_type) {
+                        relocated = true;
+                        dest = match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
+                            Place::Local { section, offset } => Dest::Local { section, offset },
+                            Place::External { sym, .. } => Dest::External { sym },
+                            Place::Other => Dest::None,
+                        };
+                    }
+                }
+                if let (false, Some(t)) = (relocated, ins.imm_target()) {
+                    dest = Dest::Local {
+                        section: sec,
+                        offset: t,
                     };
                 }
-            }
-            if let (false, Some(t)) = (relocated, ins.imm_target()) {
-                dest = Dest::Local {
-                    section: sec,
-                    offset: t,
+                let packed = PackedDest::pack(dest).unwrap_or_default();
+                dests[k] = packed;
+                let link = match (ins.kind, packed.unpack()) {
+                    (Kind::Call, Dest::Local { section, offset }) => {
+                        starts.get(&(section, offset)).copied()
+                    }
+                    (Kind::Jump | Kind::CondJump, Dest::Local { section, offset })
+                        if section == sec =>
+                    {
+                        code.index_at(offset)
+                    }
+                    _ => None,
                 };
+                links[k] = link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK);
             }
-        }
-        let packed = PackedDest::pack(dest).unwrap_or_default();
-        dests.push(packed);
-        let link = match (ins.kind, packed.unpack()) {
-            (Kind::Call, Dest::Local { section, offset }) => {
-                starts.get(&(section, offset)).copied()
-            }
-            (Kind::Jump | Kind::CondJump, Dest::Local { section, offset }) if section == sec => {
-                code.index_at(offset)
-            }
-            _ => None,
-        };
-        links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
-    }
+            kinds
+        })
+        .reduce(|| 0, |a, b| a | b);
     code.dests = dests;
     code.links = links;
     code.kinds = kinds;
