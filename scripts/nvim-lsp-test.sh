@@ -2,7 +2,7 @@
 # objlint lsp under a real editor client: headless Neovim (Debian's `neovim`,
 # 0.7+) starts `objlint lsp` for a copy of testdata/lsp, opens driver.c, waits
 # for diagnostics and prints vim.diagnostic.get(). Not part of `cargo test`
-# (CI has no neovim).
+# (it needs neovim); .ci/run installs neovim and runs it.
 #   scripts/nvim-lsp-test.sh [path/to/objlint]     # default target/debug/objlint
 # Passes when both fallthrough findings arrive with code and source, stop()'s
 # on driver.c:12 and scale()'s on inc/fatal.h:10 (inlined). The line check
