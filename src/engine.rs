@@ -95,7 +95,7 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
 
 /// Check a file (all members of an archive).
 pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
-    let name = inp.path.display().to_string();
+    let name = inp.name();
     let loaded = match input::load(&inp.path) {
         Ok(l) => l,
         Err(e) => {

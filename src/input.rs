@@ -10,6 +10,21 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Input {
     pub path: PathBuf,
+    /// How findings name it when not by its path: `ARCHIVE(MEMBER)` for a
+    /// member of a thin archive.
+    pub name: Option<String>,
+}
+
+impl Input {
+    pub fn new(path: PathBuf) -> Input {
+        Input { path, name: None }
+    }
+    /// The name findings and errors give it.
+    pub fn name(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| self.path.display().to_string())
+    }
 }
 
 /// File names a directory walk picks up.
@@ -21,20 +36,106 @@ pub fn is_object_name(name: &str) -> bool {
 
 /// Expand paths: files as given, directories walked recursively (sorted,
 /// symlinked directories not followed). Errors are (path, message).
+/// A thin archive (kbuild's `built-in.a` and `vmlinux.a`) stands for its
+/// members, each read from its own file; a member also named or walked on
+/// its own is checked once, under its own path.
 pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<(String, String)>) {
     let mut out = Vec::new();
     let mut errs = Vec::new();
+    let mut thin = false;
     for p in paths {
         match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => walk(p, &mut out, &mut errs),
-            Ok(_) => out.push(Input { path: p.clone() }),
+            Ok(m) if m.is_dir() => walk(p, &mut out, &mut errs, &mut thin),
+            Ok(_) => add_file(p.clone(), &mut out, &mut errs, &mut thin, 0),
             Err(e) => errs.push((p.display().to_string(), e.to_string())),
         }
+    }
+    if thin {
+        out = once_each(out);
     }
     (out, errs)
 }
 
-fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>) {
+/// Each file once: under its own path when it was named or walked on its
+/// own, else under the first thin archive that lists it.
+fn once_each(inputs: Vec<Input>) -> Vec<Input> {
+    let keys: Vec<PathBuf> = inputs
+        .iter()
+        .map(|i| std::fs::canonicalize(&i.path).unwrap_or(i.path.clone()))
+        .collect();
+    let own: std::collections::HashSet<&PathBuf> = keys
+        .iter()
+        .zip(&inputs)
+        .filter(|(_, i)| i.name.is_none())
+        .map(|(k, _)| k)
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    inputs
+        .iter()
+        .zip(&keys)
+        .filter(|(i, k)| (i.name.is_none() || !own.contains(k)) && seen.insert(*k))
+        .map(|(i, _)| i.clone())
+        .collect()
+}
+
+/// Thin archives inside thin archives are followed this deep.
+const MAX_THIN_DEPTH: usize = 8;
+
+fn add_file(
+    path: PathBuf,
+    out: &mut Vec<Input>,
+    errs: &mut Vec<(String, String)>,
+    thin: &mut bool,
+    depth: usize,
+) {
+    // Only `.a` names are opened here: reading every object twice would cost
+    // a large tree real time, and thin archives are `.a` in practice.
+    if path.extension().is_some_and(|e| e == "a") {
+        match thin_members(&path) {
+            Ok(None) => {}
+            Ok(Some(_)) if depth >= MAX_THIN_DEPTH => {
+                errs.push((
+                    path.display().to_string(),
+                    "thin archives nest too deep".into(),
+                ));
+                return;
+            }
+            Ok(Some(members)) => {
+                *thin = true;
+                let dir = path.parent().unwrap_or(Path::new(""));
+                for m in members {
+                    let before = out.len();
+                    add_file(dir.join(&m), out, errs, thin, depth + 1);
+                    for i in &mut out[before..] {
+                        let inner = i.name.take().unwrap_or(m.clone());
+                        i.name = Some(format!("{}({inner})", path.display()));
+                    }
+                }
+                return;
+            }
+            Err(e) => {
+                errs.push((path.display().to_string(), e));
+                return;
+            }
+        }
+    }
+    out.push(Input::new(path));
+}
+
+/// The member paths (relative to the archive's folder) of a thin archive;
+/// `None` for any other file.
+fn thin_members(path: &Path) -> Result<Option<Vec<String>>, String> {
+    let mut head = [0u8; 8];
+    let mut f = File::open(path).map_err(|e| e.to_string())?;
+    if f.read_exact(&mut head).is_err() || head != THIN_MAGIC {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let members = ar_members(&bytes, true)?;
+    Ok(Some(members.into_iter().filter_map(|(n, _)| n).collect()))
+}
+
+fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>, thin: &mut bool) {
     let rd = match std::fs::read_dir(dir) {
         Ok(r) => r,
         Err(e) => {
@@ -48,9 +149,9 @@ fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>) {
         let path = e.path();
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_dir() {
-            walk(&path, out, errs);
+            walk(&path, out, errs, thin);
         } else if is_object_name(&e.file_name().to_string_lossy()) && path.is_file() {
-            out.push(Input { path });
+            add_file(path, out, errs, thin, 0);
         }
     }
 }
@@ -125,7 +226,12 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
         bytes
     };
     if bytes.starts_with(THIN_MAGIC) {
-        return Err("thin archives are not supported; pass the member objects".into());
+        // `check` and `stats` read the members of a `.a` thin archive (see
+        // `expand`); `seal` and `symdiff` take objects.
+        return Err(
+            "a thin archive: name it as NAME.a to `check` or `stats`, or pass its member objects"
+                .into(),
+        );
     }
     let members = if bytes.starts_with(AR_MAGIC) {
         archive_members(&bytes)?
@@ -137,6 +243,13 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 
 /// Members of a System V / GNU `ar` archive, with long names resolved.
 pub fn archive_members(b: &[u8]) -> Result<Vec<Member>, String> {
+    ar_members(b, false)
+}
+
+/// The members of an archive. A thin archive holds only their headers (its
+/// symbol index and long-name table are inside): their ranges are empty and
+/// their names are paths relative to the archive's folder.
+fn ar_members(b: &[u8], thin: bool) -> Result<Vec<Member>, String> {
     let mut out = Vec::new();
     let mut long_names: &[u8] = &[];
     let mut p = AR_MAGIC.len();
@@ -150,11 +263,12 @@ pub fn archive_members(b: &[u8]) -> Result<Vec<Member>, String> {
             .parse()
             .map_err(|_| format!("archive member at {p:#x} has a bad size"))?;
         let start = p + 60;
+        let raw = field(0..16);
+        let inside = !thin || raw == "//" || raw == "/" || raw == "/SYM64/";
         let end = start
-            .checked_add(size)
+            .checked_add(if inside { size } else { 0 })
             .filter(|&e| e <= b.len())
             .ok_or_else(|| format!("archive member at {p:#x} runs past the end of the file"))?;
-        let raw = field(0..16);
         if raw == "//" {
             long_names = &b[start..end];
         } else if raw == "/" || raw == "/SYM64/" {

@@ -204,7 +204,7 @@ fn spawn_forwarder(from: impl IntoIterator<Item = Message> + Send + 'static, to:
 fn spawn_worker(jobs: Receiver<PathBuf>, to: Sender<Event>, rules: Rules, opts: Options) {
     std::thread::spawn(move || {
         for obj in jobs {
-            let reports = engine::check_input(&Input { path: obj.clone() }, &rules, &opts);
+            let reports = engine::check_input(&Input::new(obj.clone()), &rules, &opts);
             if to.send(Event::Checked(obj, reports)).is_err() {
                 return;
             }

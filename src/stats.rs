@@ -264,7 +264,7 @@ pub fn collect(
     let per: Vec<ObjectStats> = inputs
         .par_iter()
         .flat_map_iter(|inp| {
-            let name = inp.path.display().to_string();
+            let name = inp.name();
             match input::load(&inp.path) {
                 Err(e) => vec![ObjectStats::failed(name, e)],
                 Ok(l) => l

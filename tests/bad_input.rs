@@ -436,7 +436,31 @@ fn bad_containers() {
             },
             "zstd:",
         ),
-        ("thin.a", b"!<thin>\n".to_vec(), "thin archives"),
+        (
+            "thin.a",
+            {
+                let mut b = b"!<thin>\n".to_vec();
+                b.extend_from_slice(&[b'x'; 60]);
+                b
+            },
+            "corrupt",
+        ),
+        (
+            "missing-member.a",
+            {
+                // A thin archive naming a member that is not there.
+                let mut b = b"!<thin>\n".to_vec();
+                b.extend_from_slice(
+                    format!(
+                        "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+                        "gone.o/", 0, 0, 0, 644, 100
+                    )
+                    .as_bytes(),
+                );
+                b
+            },
+            "gone.o",
+        ),
     ];
     for (name, bytes, want) in &cases {
         std::fs::write(tmp.path().join(name), bytes).unwrap();

@@ -30,11 +30,15 @@ cc arm64/flow-clang.o $A64_CLANG
 for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64/*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
 
-# Input handling: an archive (D: no timestamps, so it rebuilds byte for byte;
+# Input handling: archives (D: no timestamps, so it rebuilds byte for byte;
 # the 16-character member name goes through the long-name table) and
 # compressed module copies.
 mkdir -p input
 rm -f input/lib.a
 ar rcD input/lib.a x86/missing-ret.o arm64/end-of-section.o
+# A thin archive (kbuild's built-in.a): member headers only, paths relative
+# to input/.
+rm -f input/thin.a
+ar rcDT input/thin.a x86/missing-ret.o arm64/end-of-section.o
 xz -9 --keep --stdout x86/missing-ret.o > input/mod-x86.ko.xz
 zstd -19 -q --stdout arm64/missing-ret.o > input/mod-arm64.ko.zst
