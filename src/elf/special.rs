@@ -89,9 +89,10 @@ impl Object<'_> {
             let n = size / layout.size;
             for k in 0..n {
                 let base = k * layout.size;
+                // `fits` checked that entry k's two relocations are pair k.
+                let pair = &relocs[2 * k as usize..2 * k as usize + 2];
                 let place = |field: u64| {
-                    relocs
-                        .iter()
+                    pair.iter()
                         .find(|r| r.offset == base + field)
                         .map(|r| self.resolve(r.sym, r.addend))
                         .unwrap_or(Place::Other)
