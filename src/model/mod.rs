@@ -46,41 +46,52 @@ pub struct Function<'a> {
     insns: std::ops::Range<usize>,
 }
 
-/// A [`Dest`] in 8 bytes: the top two bits say which kind, the rest hold a
-/// symbol index, or a section index (30 bits) and an offset (32 bits).
+/// A [`Dest`] in 4 bytes: two tag bits, then a symbol index, an offset in
+/// the instruction's own section, or an index into [`SectionCode::far`] (a
+/// place in another section, or a number too large for 30 bits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct PackedDest(u64);
+struct PackedDest(u32);
 
 impl PackedDest {
-    const EXTERNAL: u64 = 1 << 62;
-    const LOCAL: u64 = 2 << 62;
-    const LOW: u64 = (1 << 32) - 1;
+    const EXTERNAL: u32 = 1 << 30;
+    const NEAR: u32 = 2 << 30;
+    const FAR: u32 = 3 << 30;
+    const TAG: u32 = 3 << 30;
+    const LOW: u32 = (1 << 30) - 1;
 
-    /// `None` when the indices do not fit (never for an object that parsed:
-    /// it would need a file of many gigabytes). An offset past 32 bits is
-    /// kept as the largest one: it is outside every function either way.
-    fn pack(d: Dest) -> Option<PackedDest> {
-        Some(PackedDest(match d {
-            Dest::None => 0,
-            Dest::External { sym } => Self::EXTERNAL | u64::from(u32::try_from(sym).ok()?),
-            Dest::Local { section, offset } => {
-                let section = u64::try_from(section).ok().filter(|&s| s < 1 << 30)?;
-                Self::LOCAL | section << 32 | offset.min(Self::LOW)
+    /// `d` for an instruction of section `sec`; what does not fit goes to
+    /// `far` (dropped past 2^30 such entries: never for an object that parsed).
+    fn pack(d: Dest, sec: usize, far: &mut Vec<Dest>) -> PackedDest {
+        let small = |v: u64| u32::try_from(v).ok().filter(|&v| v <= Self::LOW);
+        let inline = match d {
+            Dest::None => Some(0),
+            Dest::External { sym } => small(sym as u64).map(|s| Self::EXTERNAL | s),
+            Dest::Local { section, offset } if section == sec => {
+                small(offset).map(|o| Self::NEAR | o)
             }
+            Dest::Local { .. } => None,
+        };
+        PackedDest(inline.unwrap_or_else(|| match small(far.len() as u64) {
+            Some(k) => {
+                far.push(d);
+                Self::FAR | k
+            }
+            None => 0,
         }))
     }
-    fn is_local(self) -> bool {
-        self.0 & (3 << 62) == Self::LOCAL
+    /// Whether it may be a [`Dest::Local`] (a cheap test before unpacking).
+    fn may_be_local(self) -> bool {
+        self.0 & Self::NEAR != 0
     }
-    fn unpack(self) -> Dest {
-        match self.0 & (3 << 62) {
-            Self::EXTERNAL => Dest::External {
-                sym: (self.0 & Self::LOW) as usize,
+    fn unpack(self, sec: usize, far: &[Dest]) -> Dest {
+        let low = self.0 & Self::LOW;
+        match self.0 & Self::TAG {
+            Self::EXTERNAL => Dest::External { sym: low as usize },
+            Self::NEAR => Dest::Local {
+                section: sec,
+                offset: u64::from(low),
             },
-            Self::LOCAL => Dest::Local {
-                section: ((self.0 >> 32) & ((1 << 30) - 1)) as usize,
-                offset: self.0 & Self::LOW,
-            },
+            Self::FAR => far.get(low as usize).copied().unwrap_or(Dest::None),
             _ => Dest::None,
         }
     }
@@ -93,8 +104,12 @@ const NO_LINK: u32 = u32::MAX;
 /// with branch destinations resolved through relocations.
 #[derive(Debug, Default)]
 pub struct SectionCode {
+    /// The section's index.
+    section: usize,
     pub insns: Vec<Insn>,
     dests: Vec<PackedDest>,
+    /// Branch destinations [`PackedDest`] does not hold inline.
+    far: Vec<Dest>,
     /// Per instruction, resolved once so control-flow walks need no lookups:
     /// for a direct jump, the index of the instruction at its target in this
     /// section; for a direct call, the index of the function it calls.
@@ -128,7 +143,7 @@ fn page_index(insns: &[Insn]) -> Vec<u32> {
 impl SectionCode {
     /// Where the branch at index `i` goes (`Dest::None` for other instructions).
     pub fn dest(&self, i: usize) -> Dest {
-        self.dests[i].unpack()
+        self.dests[i].unpack(self.section, &self.far)
     }
     /// See [`SectionCode::links`].
     fn link(&self, i: usize) -> Option<usize> {
@@ -356,25 +371,43 @@ fn decode_section(
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
     let insns = decode_segments(dec, data, &segments, piece);
     let mut code = SectionCode {
+        section: sec,
         pages: page_index(&insns),
         kinds: 0,
         insns,
         dests: Vec::new(),
+        far: Vec::new(),
         links: Vec::new(),
     };
+    resolve_branches(obj, dec, starts, &mut code, RESOLVE_CHUNK);
+    code
+}
+
+/// Branch destinations through the relocations, jump links and the kinds
+/// present, in parallel chunks of `chunk` instructions (same result for any
+/// chunk size).
+fn resolve_branches(
+    obj: &Object,
+    dec: &dyn Decoder,
+    starts: &FxHashMap<(usize, u64), usize>,
+    code: &mut SectionCode,
+    chunk: usize,
+) {
+    let sec = code.section;
     let insns = &code.insns;
     let mut dests = vec![PackedDest::default(); insns.len()];
     let mut links = vec![NO_LINK; insns.len()];
     let relocs = obj.relocs(sec);
-    let kinds = dests
-        .par_chunks_mut(RESOLVE_CHUNK)
-        .zip(links.par_chunks_mut(RESOLVE_CHUNK))
+    let chunks: Vec<(u32, Vec<Dest>)> = dests
+        .par_chunks_mut(chunk)
+        .zip(links.par_chunks_mut(chunk))
         .enumerate()
         .map(|(c, (dests, links))| {
-            let part = &insns[c * RESOLVE_CHUNK..c * RESOLVE_CHUNK + dests.len()];
+            let part = &insns[c * chunk..c * chunk + dests.len()];
             // Relocations and instructions are both in offset order: one cursor.
             let mut r0 = relocs.partition_point(|r| r.offset < part[0].offset());
             let mut kinds = 0;
+            let mut far = Vec::new();
             for (k, ins) in part.iter().enumerate() {
                 kinds |= ins.kind.bit();
                 if !ins.kind.is_branch() {
@@ -401,9 +434,8 @@ fn decode_section(
                         offset: t,
                     };
                 }
-                let packed = PackedDest::pack(dest).unwrap_or_default();
-                dests[k] = packed;
-                let link = match (ins.kind, packed.unpack()) {
+                dests[k] = PackedDest::pack(dest, sec, &mut far);
+                let link = match (ins.kind, dest) {
                     (Kind::Call, Dest::Local { section, offset }) => {
                         starts.get(&(section, offset)).copied()
                     }
@@ -416,13 +448,30 @@ fn decode_section(
                 };
                 links[k] = link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK);
             }
-            kinds
+            (kinds, far)
         })
-        .reduce(|| 0, |a, b| a | b);
+        .collect();
+    // Each chunk numbered its far destinations from 0: renumber into one table.
+    let mut far = Vec::new();
+    let mut kinds = 0;
+    for (c, (k, part)) in chunks.into_iter().enumerate() {
+        kinds |= k;
+        if part.is_empty() {
+            continue;
+        }
+        let base = far.len();
+        let end = (c * chunk + chunk).min(dests.len());
+        for d in &mut dests[c * chunk..end] {
+            if d.0 & PackedDest::TAG == PackedDest::FAR {
+                *d = PackedDest::pack(d.unpack(sec, &part), sec, &mut far);
+            }
+        }
+        debug_assert_eq!(far.len(), base + part.len());
+    }
+    code.far = far;
     code.dests = dests;
     code.links = links;
     code.kinds = kinds;
-    code
 }
 
 impl<'a> Model<'a> {
@@ -575,7 +624,7 @@ impl<'a> Model<'a> {
 
     /// Whether the direct call at index `i` never returns.
     fn call_is_noreturn(&self, code: &SectionCode, i: usize) -> bool {
-        match code.dests[i].unpack() {
+        match code.dest(i) {
             Dest::External { sym } => self.listed_noreturn[sym],
             Dest::Local { .. } => code.link(i).is_some_and(|c| self.function_noreturn(c)),
             Dest::None => false,
@@ -773,7 +822,7 @@ impl<'a> Model<'a> {
 
     /// The function a branch at index `i` goes to the start of.
     fn branch_callee(&self, code: &SectionCode, i: usize) -> Option<usize> {
-        if !code.dests[i].is_local() {
+        if !code.dests[i].may_be_local() {
             return None;
         }
         match code.dest(i) {
@@ -850,6 +899,79 @@ impl<'a> Model<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Branch destinations and links come out the same whatever the chunk
+    /// size, destinations in other sections (kept apart) included.
+    #[test]
+    fn resolving_in_chunks_matches_one_chunk() {
+        let rules = Rules::builtin();
+        // The most destinations in other sections one section has: two or
+        // more, or a wrong renumbering of chunks could go unseen.
+        let mut far = 0;
+        let (inputs, _) = crate::input::expand(&["testdata/real".into(), "testdata/core".into()]);
+        for input in inputs {
+            let path = input.path.display().to_string();
+            let Ok(bytes) = std::fs::read(&input.path) else {
+                continue;
+            };
+            let Ok(obj) = Object::parse(&bytes) else {
+                continue;
+            };
+            let m = Model::build(&obj, &rules);
+            for code in m.code.iter().flatten() {
+                let fresh = |chunk: usize| {
+                    let mut c = SectionCode {
+                        section: code.section,
+                        insns: code.insns.clone(),
+                        pages: code.pages.clone(),
+                        ..Default::default()
+                    };
+                    resolve_branches(&obj, m.dec, &m.starts, &mut c, chunk);
+                    c
+                };
+                let one = fresh(usize::MAX);
+                far = far.max(one.far.len());
+                for chunk in [1, 7, 100] {
+                    let c = fresh(chunk);
+                    assert_eq!(c.links, one.links, "{path} chunk {chunk}");
+                    assert_eq!(c.kinds, one.kinds);
+                    for i in 0..one.insns.len() {
+                        assert_eq!(c.dest(i), one.dest(i), "{path} #{i} chunk {chunk}");
+                        assert_eq!(code.dest(i), one.dest(i));
+                    }
+                }
+            }
+        }
+        assert!(
+            far > 0,
+            "no destination in another section: the case is untested"
+        );
+    }
+
+    #[test]
+    fn packed_destinations_round_trip() {
+        let mut far = Vec::new();
+        for d in [
+            Dest::None,
+            Dest::External { sym: 5 },
+            Dest::External { sym: 1 << 31 },
+            Dest::Local {
+                section: 3,
+                offset: 0x10,
+            },
+            Dest::Local {
+                section: 3,
+                offset: 1 << 40,
+            },
+            Dest::Local {
+                section: 4,
+                offset: 0x10,
+            },
+        ] {
+            assert_eq!(PackedDest::pack(d, 3, &mut far).unpack(3, &far), d);
+        }
+        assert_eq!(far.len(), 3);
+    }
 
     /// Pieces decoded on several threads give what one pass gives, on real
     /// modules of both arches cut at their function boundaries.
