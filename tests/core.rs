@@ -156,7 +156,7 @@ fn fixtures_cover_the_cases() {
                 );
             }
         }
-        for clean in ["endings", "preamble"] {
+        for clean in ["endings", "preamble", "libc"] {
             assert_eq!(
                 read(&format!("{arch}/{clean}.expected")),
                 "",
@@ -631,4 +631,38 @@ fn thin_archive_members_are_read_and_checked_once() {
     }
     // Not a thin archive: members inside, named as before.
     assert!(check(&["input/lib.a"]).starts_with("input/lib.a(missing-ret.o): "));
+}
+
+/// User-space code (a kernel tree's host tools): every function of libc.c
+/// ends in a call to a C library function that never returns, so each would
+/// fall through without those names in rules/noreturn.toml; with them the
+/// objects are clean (`fixtures_cover_the_cases`).
+#[test]
+fn libc_noreturn_calls_end_their_callers() {
+    use objlint::arch::Kind;
+    use objlint::elf::Object;
+    use objlint::model::Model;
+    let rules = objlint::rules::Rules::builtin();
+    for arch in ["x86", "arm64"] {
+        let bytes = std::fs::read(core_dir().join(format!("{arch}/libc.o"))).unwrap();
+        let obj = Object::parse(&bytes).unwrap();
+        let m = Model::build(&obj, &rules);
+        let mut last_calls: Vec<&str> = m
+            .functions
+            .iter()
+            .filter(|f| !f.prefix)
+            .filter(|f| {
+                let code = m.section_code(f.section).unwrap();
+                let r = m.insn_range(f);
+                r.end > r.start && code.insns[r.end - 1].kind == Kind::Call
+            })
+            .map(|f| f.name)
+            .collect();
+        last_calls.sort_unstable();
+        assert_eq!(last_calls, ["bad_arg", "check", "stop", "usage"], "{arch}");
+        let noreturn = rules.noreturn(obj.machine);
+        for callee in ["exit", "err", "__assert_fail", "abort"] {
+            assert!(noreturn.contains(callee), "{callee}");
+        }
+    }
 }

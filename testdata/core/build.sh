@@ -26,6 +26,9 @@ cc x86/flow-gcc.o $X86_GCC
 cc x86/flow-clang.o $X86_CLANG
 cc arm64/flow-gcc.o $A64_GCC
 cc arm64/flow-clang.o $A64_CLANG
+# User-space calls to the C library's noreturn functions.
+$X86_GCC -c libc.c -o x86/libc.o
+$A64_GCC -c libc.c -o arm64/libc.o
 
 for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64/*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
