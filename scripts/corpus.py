@@ -75,20 +75,25 @@ def prepare_objtool_inputs(corpus, files, cache, jobs):
         list(ex.map(one, files))
 
 
+def objtool_warnings(objtool, args, path, cwd=None):
+    """objtool's warnings on one object, as (rule id or "other:CLASS", location, message)."""
+    r = sh([objtool] + args + ["--dry-run", path], cwd=cwd)
+    out = []
+    for line in r.stderr.splitlines() + r.stdout.splitlines():
+        m = WARN.match(line)
+        if not m:
+            continue
+        rule = next((rid for rx, rid in OBJTOOL_RULES if rx.search(m["msg"])), None)
+        out.append((rule or "other:" + re.sub(r"[0-9a-fx+]+$", "", m["msg"]).split(":")[0], m["loc"], m["msg"]))
+    return out
+
+
 def run_objtool(corpus, cache, files, jobs):
     objtool = os.path.join(corpus, "bin", "objtool")
     args = open(os.path.join(corpus, "objtool-args-x86_64-module.txt")).read().split()
 
     def one(rel):
-        r = sh([objtool] + args + ["--dry-run", os.path.join(cache, rel)])
-        out = []
-        for line in r.stderr.splitlines() + r.stdout.splitlines():
-            m = WARN.match(line)
-            if not m:
-                continue
-            rule = next((rid for rx, rid in OBJTOOL_RULES if rx.search(m["msg"])), None)
-            out.append((rel, rule or "other:" + re.sub(r"[0-9a-fx+]+$", "", m["msg"]).split(":")[0], m["loc"], m["msg"]))
-        return out
+        return [(rel,) + w for w in objtool_warnings(objtool, args, os.path.join(cache, rel))]
 
     t0 = time.time()
     with ThreadPoolExecutor(jobs) as ex:
@@ -96,16 +101,27 @@ def run_objtool(corpus, cache, files, jobs):
     return res, time.time() - t0
 
 
-def run_objlint(binary, root, jobs):
-    t0 = time.time()
-    r = sh([binary, "check", "--format", "json", "-j", str(jobs), root])
-    dt = time.time() - t0
+def objlint_json(binary, args, paths, cwd=None):
+    """objlint's findings (JSON Lines), and the objects and functions it read."""
+    r = sh([binary, "check", "--format", "json"] + args + paths, cwd=cwd)
     if r.returncode not in (0, 1):
         print(r.stderr, file=sys.stderr)
     findings = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
     m = re.search(r"(\d+) objects, (\d+) functions", r.stderr)
-    objs, funcs = (int(m[1]), int(m[2])) if m else (0, 0)
-    return findings, objs, funcs, dt
+    return findings, (int(m[1]), int(m[2])) if m else (0, 0)
+
+
+def location(f):
+    """A finding's place as objtool writes it: sym+0xoff, or section+0xoff."""
+    if f.get("symbol"):
+        return f"{f['symbol']}+{f['symbol_offset']:#x}"
+    return f"{f['section']}+{f['offset']:#x}"
+
+
+def run_objlint(binary, root, jobs):
+    t0 = time.time()
+    findings, (objs, funcs) = objlint_json(binary, ["-j", str(jobs)], [root])
+    return findings, objs, funcs, time.time() - t0
 
 
 def main():
@@ -159,8 +175,7 @@ def main():
         ours = collections.defaultdict(set)
         for f in findings:
             rel = os.path.relpath(f["file"], root)
-            loc = f"{f['symbol']}+{f['symbol_offset']:#x}" if f.get("symbol") else f"{f['section']}+{f['offset']:#x}"
-            ours[f["rule"]].add((rel, loc))
+            ours[f["rule"]].add((rel, location(f)))
         theirs = collections.defaultdict(set)
         for rel, rule, loc, _ in warnings:
             theirs[rule].add((rel, loc))

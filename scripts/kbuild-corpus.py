@@ -22,15 +22,13 @@ directories built (corpus-summary.txt). For every CONFIG (all by default):
 """
 import argparse
 import collections
-import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from corpus import OBJTOOL_RULES, WARN, sh  # noqa: E402
+from corpus import location, objlint_json, objtool_warnings, sh  # noqa: E402
 
 # scripts/Makefile.vmlinux_o and Makefile.lib for x86-clang-kcfi (IBT,
 # CALL_PADDING, CFI_CLANG, NOINSTR_VALIDATION, MITIGATION_*).
@@ -40,37 +38,11 @@ VMLINUX_ARGS_X86 = (
 ).split()
 
 
-def objlint_json(binary, cwd, args, paths):
-    r = sh([binary, "check", "--format", "json"] + args + paths, cwd=cwd)
-    if r.returncode not in (0, 1):
-        print(r.stderr, file=sys.stderr)
-    findings = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
-    m = re.search(r"(\d+) objects, (\d+) functions", r.stderr)
-    return findings, (int(m[1]), int(m[2])) if m else (0, 0)
-
-
-def location(f):
-    if f.get("symbol"):
-        return f"{f['symbol']}+{f['symbol_offset']:#x}"
-    return f"{f['section']}+{f['offset']:#x}"
-
-
-def objtool_warnings(objtool, cwd, args, path):
-    r = sh([objtool] + args + ["--dry-run", path], cwd=cwd)
-    out = []
-    for line in r.stderr.splitlines() + r.stdout.splitlines():
-        m = WARN.match(line)
-        if m:
-            rule = next((rid for rx, rid in OBJTOOL_RULES if rx.search(m["msg"])), "other")
-            out.append((rule, m["loc"], m["msg"]))
-    return out
-
-
 def compare(out, ours, theirs, examples):
     """ours/theirs: {rule: set((object, location))}"""
     out("| rule | both | only objlint | only objtool |")
     out("|---|---:|---:|---:|")
-    rules = sorted(set(ours) | set(theirs))
+    rules = sorted(set(ours) | {r for r in theirs if not r.startswith("other:")})
     if not rules:
         out("| (no findings) | 0 | 0 | 0 |")
     for rule in rules:
@@ -110,7 +82,7 @@ def main():
         d = os.path.join(kb, cfg)
         x86 = cfg.startswith("x86")
         objects = [l.strip() for l in open(os.path.join(d, "objects.list")) if l.strip()]
-        findings, (objs, funcs) = objlint_json(objlint, d, jobs, objects)
+        findings, (objs, funcs) = objlint_json(objlint, jobs, objects, cwd=d)
         out(f"## {cfg}: {objs} objects read of {len(objects)}, {funcs} functions")
         out()
         out("### objlint, every object one by one")
@@ -145,12 +117,12 @@ def main():
             out()
             ours, theirs = collections.defaultdict(set), collections.defaultdict(set)
             link = ["--link"] if all("--link" in r[1] for r in runs) else []
-            fs, _ = objlint_json(objlint, d, jobs + link, [r[2] for r in runs])
+            fs, _ = objlint_json(objlint, jobs + link, [r[2] for r in runs], cwd=d)
             for f in fs:
                 ours[f["rule"]].add((f["file"], location(f)))
             if os.path.exists(objtool):
                 for obj, args, path in runs:
-                    for rule, loc, _ in objtool_warnings(objtool, d, args, path):
+                    for rule, loc, _ in objtool_warnings(objtool, args, path, cwd=d):
                         theirs[rule].add((path, loc))
             compare(out, ours, theirs, a.examples)
 
@@ -169,14 +141,14 @@ def main():
                 out(f"(partial vmlinux.o: ld.lld-19 failed: {r.stderr.strip()[:200]})")
                 out()
                 continue
-            fs, (_, vfuncs) = objlint_json(objlint, d, jobs + ["--link"], [vmlinux])
+            fs, (_, vfuncs) = objlint_json(objlint, jobs + ["--link"], [vmlinux], cwd=d)
             out(f"### partial vmlinux.o: `ld.lld-19 -r --whole-archive` of {len(archives)} built-in.a, {vfuncs} functions, `--link`")
             out()
             ours, theirs = collections.defaultdict(set), collections.defaultdict(set)
             for f in fs:
                 ours[f["rule"]].add(("vmlinux.o", location(f)))
             if x86 and os.path.exists(objtool):
-                for rule, loc, _ in objtool_warnings(objtool, d, VMLINUX_ARGS_X86, vmlinux):
+                for rule, loc, _ in objtool_warnings(objtool, VMLINUX_ARGS_X86, vmlinux, cwd=d):
                     theirs[rule].add(("vmlinux.o", loc))
             elif not x86:
                 out("(no objtool on arm64: objlint only)")

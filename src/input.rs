@@ -125,12 +125,12 @@ fn add_file(
 /// The member paths (relative to the archive's folder) of a thin archive;
 /// `None` for any other file.
 fn thin_members(path: &Path) -> Result<Option<Vec<String>>, String> {
-    let mut head = [0u8; 8];
+    let mut bytes = vec![0u8; THIN_MAGIC.len()];
     let mut f = File::open(path).map_err(|e| e.to_string())?;
-    if f.read_exact(&mut head).is_err() || head != THIN_MAGIC {
+    if f.read_exact(&mut bytes).is_err() || bytes != THIN_MAGIC {
         return Ok(None);
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    f.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
     let members = ar_members(&bytes, true)?;
     Ok(Some(members.into_iter().filter_map(|(n, _)| n).collect()))
 }

@@ -163,11 +163,10 @@ fn op(w: u32, at: u64) -> Op {
     let rd = w & 31;
     let rn = (w >> 5) & 31;
     let rm = (w >> 16) & 31;
-    if w & 0x9f00_0000 == 0x1000_0000 {
-        let imm = ((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3);
+    if let Some(d) = adr_offset(w) {
         return Op::Adr {
             rd,
-            to: at.wrapping_add(sext(imm, 21) as u64),
+            to: at.wrapping_add(d as u64),
         };
     }
     if w & 0xff80_0000 == 0x9100_0000 {
@@ -235,6 +234,11 @@ fn op(w: u32, at: u64) -> Op {
 fn word(data: &[u8], i: &Insn) -> Option<u32> {
     let b = data.get(i.offset() as usize..i.offset() as usize + 4)?;
     Some(u32::from_le_bytes(b.try_into().ok()?))
+}
+
+/// The form of `insns[k]`, at its own address.
+fn op_at(insns: &[Insn], data: &[u8], k: usize) -> Option<Op> {
+    Some(op(word(data, &insns[k])?, insns[k].offset()))
 }
 
 /// The register an instruction may write, for the searches below: `Rd`/`Rt`
@@ -414,13 +418,12 @@ impl Decoder for Arm64 {
             sext,
             shift,
             ..
-        } = op(word(data, &insns[k_add])?, insns[k_add].offset())
+        } = op_at(insns, data, k_add)?
         else {
             return None;
         };
         let k_base = last_def(insns, data, lo, k_add, base_reg)?;
-        let Op::Adr { to: base, .. } = op(word(data, &insns[k_base])?, insns[k_base].offset())
-        else {
+        let Op::Adr { to: base, .. } = op_at(insns, data, k_base)? else {
             return None;
         };
         let k_load = last_def(insns, data, lo, k_add, entry_reg)?;
@@ -430,14 +433,14 @@ impl Decoder for Arm64 {
             size,
             signed,
             ..
-        } = op(word(data, &insns[k_load])?, insns[k_load].offset())
+        } = op_at(insns, data, k_load)?
         else {
             return None;
         };
         // `add ..., sxtb #2` over `ldrb`: gcc's signed byte entries.
         let signed = signed || sext.is_some_and(|n| (1u8 << n) == size);
         let k_table = last_def(insns, data, lo, k_load, table_reg)?;
-        let table_pc = match op(word(data, &insns[k_table])?, insns[k_table].offset()) {
+        let table_pc = match op_at(insns, data, k_table)? {
             Op::AddImm { rn, .. } if rn == table_reg => None,
             Op::Adr { to, .. } => Some(to),
             _ => return None,
