@@ -16,6 +16,7 @@ const UACCESS_SAFE: &str = include_str!("../rules/uaccess_safe.toml");
 const ALTERNATIVES: &str = include_str!("../rules/alternatives.toml");
 const NOINSTR: &str = include_str!("../rules/noinstr.toml");
 const CALLS: &str = include_str!("../rules/calls.toml");
+const SPECIAL: &str = include_str!("../rules/special.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -387,6 +388,90 @@ struct CallsFile {
     indirect_thunks: PerArch,
     #[serde(default)]
     indirect_jumps_leave: ArchValues<bool>,
+    #[serde(default)]
+    frame_exempt: PerArch,
+}
+
+/// `struct exception_table_entry` (`rules/special.toml`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExTableLayout {
+    pub section: String,
+    pub size: u64,
+    pub insn: u64,
+    pub fixup: u64,
+}
+
+/// `struct jump_entry`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JumpTableLayout {
+    pub section: String,
+    pub size: u64,
+    pub code: u64,
+    pub target: u64,
+}
+
+/// One layout of `struct bug_entry`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BugTableLayout {
+    pub name: String,
+    pub section: String,
+    pub size: u64,
+    pub addr: u64,
+    #[serde(default)]
+    pub file: Option<u64>,
+    pub flags: u64,
+    /// The flag bit of a trap execution resumes after (BUGFLAG_WARNING).
+    pub warning: u16,
+}
+
+/// `struct unwind_hint`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnwindHintLayout {
+    pub section: String,
+    pub size: u64,
+    pub ip: u64,
+    pub sp_offset: u64,
+    pub sp_reg: u64,
+    #[serde(rename = "type")]
+    pub ty: u64,
+    pub signal: u64,
+}
+
+/// `.discard.annotate_insn` types.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TypedAnnotations {
+    pub section: String,
+    pub size: u64,
+    pub ignore_alts: u32,
+    pub intra_function_call: u32,
+    pub reachable: u32,
+}
+
+/// objtool's annotation sections.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Annotations {
+    pub reachable: String,
+    pub intra_function_calls: String,
+    pub non_standard: String,
+    pub ignore_alts: String,
+    pub typed: TypedAnnotations,
+}
+
+/// `rules/special.toml`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecialRules {
+    pub ex_table: ArchValues<ExTableLayout>,
+    pub jump_table: JumpTableLayout,
+    pub bug_table: Vec<BugTableLayout>,
+    pub unwind_hints: UnwindHintLayout,
+    pub annotations: Annotations,
 }
 
 /// Everything from `rules/`, parsed once.
@@ -403,12 +488,15 @@ pub struct Rules {
     /// `uaccess_safe()` per architecture, built on first use.
     uaccess_safe_sets: [OnceLock<NameSet>; 2],
     noreturn_sets: [OnceLock<NameSet>; 2],
+    /// return thunks, indirect thunks, frame-exempt calls, per arch.
+    call_sets: [[OnceLock<NameSet>; 3]; 2],
     pub extra_exempt_sections: Vec<String>,
     pub prefixes: Vec<Prefix>,
     pub docs: Vec<RuleDoc>,
     /// Landing-pad policy, with the config's `exempt_sections` appended.
     pub landing_pads: LandingPadRules,
     pub patchable: PatchableRules,
+    pub special: SpecialRules,
 }
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -438,11 +526,13 @@ impl Rules {
             extra_uaccess_safe: Vec::new(),
             uaccess_safe_sets: Default::default(),
             noreturn_sets: Default::default(),
+            call_sets: Default::default(),
             extra_exempt_sections: Vec::new(),
             prefixes: prefixes.prefix,
             docs: docs.rule,
             landing_pads: load(dir, "landing_pads.toml", LANDING_PADS)?,
             patchable: load(dir, "patchable.toml", PATCHABLE)?,
+            special: load(dir, "special.toml", SPECIAL)?,
         })
     }
 
@@ -498,14 +588,27 @@ impl Rules {
         self.alternatives.replacement_only.get(m)
     }
 
+    fn call_set(&self, m: Machine, k: usize, list: &PerArch) -> &NameSet {
+        let a = match m {
+            Machine::X86_64 => 0,
+            Machine::Aarch64 => 1,
+        };
+        self.call_sets[a][k].get_or_init(|| list.for_machine(m))
+    }
+
     /// A jump to one of these is a return.
-    pub fn return_thunks(&self, m: Machine) -> NameSet {
-        self.calls.return_thunks.for_machine(m)
+    pub fn return_thunks(&self, m: Machine) -> &NameSet {
+        self.call_set(m, 0, &self.calls.return_thunks)
     }
 
     /// A call or jump to one of these is an indirect call through a register.
-    pub fn indirect_thunks(&self, m: Machine) -> NameSet {
-        self.calls.indirect_thunks.for_machine(m)
+    pub fn indirect_thunks(&self, m: Machine) -> &NameSet {
+        self.call_set(m, 1, &self.calls.indirect_thunks)
+    }
+
+    /// Calls the frame-pointer rule does not count (`__fentry__`).
+    pub fn frame_exempt_calls(&self, m: Machine) -> &NameSet {
+        self.call_set(m, 2, &self.calls.frame_exempt)
     }
 
     /// Whether an indirect jump inside a function leaves it (a tail call).

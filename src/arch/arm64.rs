@@ -2,7 +2,8 @@
 //! yaxpeax-arm (which prints BTI as `hint #0x22` and `msr pan` as a raw
 //! PSTATE field, so the names that matter here are decoded from the bits).
 
-use super::{Decoder, HashLoad, Insn, Kind, Pad, RelocUse, TableJump};
+use super::ops::{Dst, Modifier, Op as StateOp, OpTable, Pac, PacKey, Src};
+use super::{Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse, TableJump};
 use crate::elf::Machine;
 use yaxpeax_arch::{Decoder as _, U8Reader};
 use yaxpeax_arm::armv8::a64::InstDecoder;
@@ -95,6 +96,231 @@ pub fn classify(w: u32) -> (Kind, Option<i64>) {
     }
     (Kind::Other, None)
 }
+
+const SP: u8 = 31;
+const FP: u8 = 29;
+const LR: u8 = 30;
+
+/// Pointer-authentication hints (HINT #imm): the register they work on and what they do.
+fn pac_hint(imm: u32) -> Option<(u8, Pac)> {
+    use Modifier::{Reg, Sp, Zero};
+    use PacKey::{A, B};
+    Some(match imm {
+        7 => (LR, Pac::Strip),
+        8 => (17, Pac::Sign(A, Reg(16))),
+        10 => (17, Pac::Sign(B, Reg(16))),
+        12 => (17, Pac::Auth(A, Reg(16))),
+        14 => (17, Pac::Auth(B, Reg(16))),
+        24 => (LR, Pac::Sign(A, Zero)),
+        25 => (LR, Pac::Sign(A, Sp)),
+        26 => (LR, Pac::Sign(B, Zero)),
+        27 => (LR, Pac::Sign(B, Sp)),
+        28 => (LR, Pac::Auth(A, Zero)),
+        29 => (LR, Pac::Auth(A, Sp)),
+        30 => (LR, Pac::Auth(B, Zero)),
+        31 => (LR, Pac::Auth(B, Sp)),
+        _ => return None,
+    })
+}
+
+/// The state operations of one instruction word (see [`StateOp`]): writes to sp
+/// and x29, saves and restores of 64-bit registers at sp or x29, pointer
+/// authentication. Pair and pre/post-index forms are split into their
+/// parts in the order the hardware performs them.
+fn ops(w: u32, mut op: impl FnMut(StateOp)) {
+    let rd = (w & 31) as u8;
+    let rn = ((w >> 5) & 31) as u8;
+    let mut stack = |src: Src, dst: Dst| op(StateOp::Stack { src, dst });
+    // Load/store pair: opc 101 V 0 mode L imm7 Rt2 Rn Rt.
+    if (w >> 27) & 7 == 0b101 && (w >> 25) & 1 == 0 {
+        let opc = w >> 30;
+        let simd = (w >> 26) & 1 != 0;
+        let load = (w >> 22) & 1 != 0;
+        let mode = (w >> 23) & 3; // 0 no-allocate, 1 post, 2 offset, 3 pre
+        let scale: i32 = match (simd, opc) {
+            (false, 0) | (true, 0) => 4,
+            (false, 1) => {
+                if load {
+                    4 // ldpsw
+                } else {
+                    16 // stgp
+                }
+            }
+            (false, 2) | (true, 1) => 8,
+            (true, 2) => 16,
+            _ => return,
+        };
+        let imm = sext((w >> 15) & 0x7f, 7) as i32 * scale;
+        let rt2 = ((w >> 10) & 31) as u8;
+        let gpr64 = !simd && opc == 2;
+        let at = if mode == 2 || mode == 0 { imm } else { 0 };
+        if mode == 3 {
+            writeback(rn, imm, &mut stack);
+        }
+        if gpr64 && (rn == SP || rn == FP) {
+            for (k, r) in [rd, rt2].into_iter().enumerate() {
+                let off = at + 8 * k as i32;
+                match (load, r) {
+                    (true, r) => stack(Src::Load(rn, off), Dst::Reg(r)),
+                    // xzr stores nothing worth following
+                    (false, 31) => {}
+                    (false, r) => stack(Src::Reg(r), Dst::Store(rn, off)),
+                }
+            }
+        } else if load && !simd && rd != 31 && (rd == FP || rd == LR || rt2 == FP || rt2 == LR) {
+            for r in [rd, rt2] {
+                stack(Src::Unknown, Dst::Reg(r));
+            }
+        }
+        if mode == 1 {
+            writeback(rn, imm, &mut stack);
+        }
+        return;
+    }
+    // Load/store register, immediate: size 111 V 0 {00 imm9 mode | 01 imm12}.
+    if (w >> 27) & 7 == 0b111 && (w >> 25) & 1 == 0 {
+        let size = w >> 30;
+        let simd = (w >> 26) & 1 != 0;
+        let opc = (w >> 22) & 3;
+        let unsigned_offset = (w >> 24) & 1 != 0;
+        let (at, wb_pre, wb_post) = if unsigned_offset {
+            let scale = if simd && opc >= 2 { 16 } else { 1 << size };
+            (((w >> 10) & 0xfff) as i32 * scale, None, None)
+        } else {
+            if (w >> 21) & 1 != 0 {
+                return; // register offset, atomics, PAC loads
+            }
+            let imm = sext((w >> 12) & 0x1ff, 9) as i32;
+            match (w >> 10) & 3 {
+                0 | 2 => (imm, None, None),
+                1 => (0, None, Some(imm)),
+                _ => (0, Some(imm), None),
+            }
+        };
+        if let Some(imm) = wb_pre {
+            writeback(rn, imm, &mut stack);
+        }
+        if !simd && size == 3 && opc <= 1 && (rn == SP || rn == FP) {
+            match (opc == 1, rd) {
+                (true, r) => stack(Src::Load(rn, at), Dst::Reg(r)),
+                (false, 31) => {}
+                (false, r) => stack(Src::Reg(r), Dst::Store(rn, at)),
+            }
+        } else if !simd && opc >= 1 && (rd == FP || rd == LR) && !(size == 3 && opc == 2) {
+            stack(Src::Unknown, Dst::Reg(rd));
+        }
+        if let Some(imm) = wb_post {
+            writeback(rn, imm, &mut stack);
+        }
+        return;
+    }
+    // Add/subtract (immediate), 64-bit, not setting flags: sf op 0 100010 sh imm12 Rn Rd.
+    if w & 0xa000_0000 == 0x8000_0000 && (w >> 23) & 0x3f == 0b100010 {
+        let mut imm = (((w >> 10) & 0xfff) << (12 * ((w >> 22) & 1))) as i32;
+        if (w >> 30) & 1 != 0 {
+            imm = -imm;
+        }
+        if rd == SP || rd == FP || rn == SP {
+            let src = if imm == 0 {
+                Src::Reg(rn)
+            } else {
+                Src::Add(rn, imm)
+            };
+            stack(src, Dst::Reg(rd));
+        }
+        return;
+    }
+    // Add/subtract (extended register), 64-bit, not setting flags: sp by a register.
+    if w & 0xbfe0_0000 == 0x8b20_0000 && (rd == SP || rd == FP) {
+        stack(Src::Unknown, Dst::Reg(rd));
+        return;
+    }
+    // Logical (immediate), 64-bit, AND/ORR/EOR: Rd 31 is sp.
+    if w & 0x9f80_0000 == 0x9200_0000 && (w >> 29) & 3 != 3 && rd == SP {
+        let src = if (w >> 29) & 3 == 0 {
+            Src::And(rn, 0)
+        } else {
+            Src::Unknown
+        };
+        stack(src, Dst::Reg(SP));
+        return;
+    }
+    // PACIA/PACIB/AUTIA/AUTIB Xd, Xn|SP and the Z forms, XPACI.
+    if w & 0xffff_c000 == 0xdac1_0000 {
+        let opcode = (w >> 10) & 0x3f;
+        let z = opcode & 8 != 0;
+        let m = if z {
+            if rn != 31 {
+                return;
+            }
+            Modifier::Zero
+        } else if rn == 31 {
+            Modifier::Sp
+        } else {
+            Modifier::Reg(rn)
+        };
+        let pac = match opcode & 0x17 {
+            0 => Pac::Sign(PacKey::A, m),
+            1 => Pac::Sign(PacKey::B, m),
+            4 => Pac::Auth(PacKey::A, m),
+            5 => Pac::Auth(PacKey::B, m),
+            0x10 if z => Pac::Strip,
+            _ => return,
+        };
+        op(StateOp::Pac { reg: rd, pac });
+        return;
+    }
+    // Other writes to x29 and x30: data processing (register forms, move
+    // wide, bitfield, logical immediate), adr/adrp. Add/sub immediate and
+    // extended forms were handled above.
+    if rd == FP || rd == LR {
+        let adr = w & 0x1f00_0000 == 0x1000_0000;
+        let dp_imm64 = (w >> 26) & 7 == 0b100 && w >> 31 == 1;
+        let dp_reg64 = (w >> 25) & 7 == 0b101 && w >> 31 == 1;
+        if adr || dp_imm64 || dp_reg64 {
+            stack(Src::Unknown, Dst::Reg(rd));
+            return;
+        }
+    }
+    // Hints: pointer authentication of x30 or x17.
+    if w & 0xffff_f01f == 0xd503_201f {
+        if let Some((reg, pac)) = pac_hint((w >> 5) & 0x7f) {
+            op(StateOp::Pac { reg, pac });
+        }
+        return;
+    }
+    // RETAA / RETAB, ERETAA / ERETAB: authenticate x30 with sp, then return.
+    if matches!(w, 0xd65f_0bff | 0xd69f_0bff) {
+        op(StateOp::Pac {
+            reg: LR,
+            pac: Pac::Auth(PacKey::A, Modifier::Sp),
+        });
+        return;
+    }
+    if matches!(w, 0xd65f_0fff | 0xd69f_0fff) {
+        op(StateOp::Pac {
+            reg: LR,
+            pac: Pac::Auth(PacKey::B, Modifier::Sp),
+        });
+    }
+}
+
+/// A base register update by `imm` (pre/post-index addressing).
+fn writeback(rn: u8, imm: i32, stack: &mut impl FnMut(Src, Dst)) {
+    if rn == SP || rn == FP {
+        stack(Src::Add(rn, imm), Dst::Reg(rn));
+    }
+}
+
+/// CFA = sp at entry, the return address in x30; callee-saved registers
+/// x19..x29 of the AAPCS64 (x29 the frame pointer).
+static FRAME: FrameAbi = FrameAbi {
+    sp: SP,
+    fp: FP,
+    ra: RaHome::Reg(LR),
+    entry_cfa_offset: 0,
+    callee_saved: &[19, 20, 21, 22, 23, 24, 25, 26, 27, 28, FP],
+};
 
 /// ADR Xd, label (op=0, immlo in 30:29, immhi in 23:5): the offset it adds to
 /// its own address. The assembler resolved the label, so no relocation says so.
@@ -317,7 +543,17 @@ impl Decoder for Arm64 {
         Machine::Aarch64
     }
 
-    fn decode(&self, bytes: &[u8], base: u64, out: &mut Vec<Insn>) {
+    fn frame(&self) -> &'static FrameAbi {
+        &FRAME
+    }
+
+    fn decode_with_ops(
+        &self,
+        bytes: &[u8],
+        base: u64,
+        out: &mut Vec<Insn>,
+        mut table: Option<&mut OpTable>,
+    ) {
         let mut chunks = bytes.chunks_exact(4);
         let mut off = base;
         for c in &mut chunks {
@@ -326,7 +562,15 @@ impl Decoder for Arm64 {
             let imm_target = disp
                 .or_else(|| adr_offset(w))
                 .map(|d| off.wrapping_add(d as u64));
-            out.push(Insn::new(off, 4, kind, imm_target));
+            let mut insn = Insn::new(off, 4, kind, imm_target);
+            if let Some(t) = table.as_deref_mut() {
+                let before = t.len();
+                ops(w, |op| t.push(off, op));
+                if t.len() > before {
+                    insn = insn.with_ops();
+                }
+            }
+            out.push(insn);
             off += 4;
         }
         let rest = chunks.remainder().len();
@@ -602,5 +846,166 @@ mod tests {
             Arm64.kcfi_hash_load(&0xb85fc030u32.to_le_bytes()),
             Some(HashLoad { disp: -4 })
         );
+    }
+
+    fn state_ops(w: u32) -> Vec<StateOp> {
+        let mut v = Vec::new();
+        ops(w, |o| v.push(o));
+        v
+    }
+
+    #[test]
+    fn decodes_stack_and_pac_operations() {
+        use Dst::{Reg as R, Store};
+        use Src::{Add, Load, Reg, Unknown};
+        let st = |src, dst| StateOp::Stack { src, dst };
+        let pac = |reg, pac| StateOp::Pac { reg, pac };
+        let cases: &[(u32, &str, Vec<StateOp>)] = &[
+            (
+                0xa9be7bfd,
+                "stp x29, x30, [sp, #-32]!",
+                vec![
+                    st(Add(SP, -32), R(SP)),
+                    st(Reg(FP), Store(SP, 0)),
+                    st(Reg(LR), Store(SP, 8)),
+                ],
+            ),
+            (0x910003fd, "mov x29, sp", vec![st(Reg(SP), R(FP))]),
+            (0x910043fd, "add x29, sp, #16", vec![st(Add(SP, 16), R(FP))]),
+            (
+                0xa90153f3,
+                "stp x19, x20, [sp, #16]",
+                vec![st(Reg(19), Store(SP, 16)), st(Reg(20), Store(SP, 24))],
+            ),
+            (
+                0xf9000ff5,
+                "str x21, [sp, #24]",
+                vec![st(Reg(21), Store(SP, 24))],
+            ),
+            (
+                0xf81f0ff6,
+                "str x22, [sp, #-16]!",
+                vec![st(Add(SP, -16), R(SP)), st(Reg(22), Store(SP, 0))],
+            ),
+            (
+                0xf84107f6,
+                "ldr x22, [sp], #16",
+                vec![st(Load(SP, 0), R(22)), st(Add(SP, 16), R(SP))],
+            ),
+            (
+                0xa8c27bfd,
+                "ldp x29, x30, [sp], #32",
+                vec![
+                    st(Load(SP, 0), R(FP)),
+                    st(Load(SP, 8), R(LR)),
+                    st(Add(SP, 32), R(SP)),
+                ],
+            ),
+            (
+                0xd10103ff,
+                "sub sp, sp, #0x40",
+                vec![st(Add(SP, -64), R(SP))],
+            ),
+            (
+                0x910103ff,
+                "add sp, sp, #0x40",
+                vec![st(Add(SP, 64), R(SP))],
+            ),
+            (
+                0xd14007ff,
+                "sub sp, sp, #1, lsl #12",
+                vec![st(Add(SP, -4096), R(SP))],
+            ),
+            (0x910003bf, "mov sp, x29", vec![st(Reg(FP), R(SP))]),
+            (
+                0xd10043bf,
+                "sub sp, x29, #16",
+                vec![st(Add(FP, -16), R(SP))],
+            ),
+            (
+                0x6dbf27e8,
+                "stp d8, d9, [sp, #-16]!",
+                vec![st(Add(SP, -16), R(SP))],
+            ),
+            (
+                0x6cc127e8,
+                "ldp d8, d9, [sp], #16",
+                vec![st(Add(SP, 16), R(SP))],
+            ),
+            (0xcb2963ff, "sub sp, sp, x9", vec![st(Unknown, R(SP))]),
+            (
+                0x927ced3f,
+                "and sp, x9, #-16",
+                vec![st(Src::And(9, 0), R(SP))],
+            ),
+            (0x910003e9, "mov x9, sp", vec![st(Reg(SP), R(9))]),
+            (
+                0xd503233f,
+                "paciasp",
+                vec![pac(LR, Pac::Sign(PacKey::A, Modifier::Sp))],
+            ),
+            (
+                0xd50323bf,
+                "autiasp",
+                vec![pac(LR, Pac::Auth(PacKey::A, Modifier::Sp))],
+            ),
+            (
+                0xd503237f,
+                "pacibsp",
+                vec![pac(LR, Pac::Sign(PacKey::B, Modifier::Sp))],
+            ),
+            (
+                0xd50323ff,
+                "autibsp",
+                vec![pac(LR, Pac::Auth(PacKey::B, Modifier::Sp))],
+            ),
+            (
+                0xd65f0bff,
+                "retaa",
+                vec![pac(LR, Pac::Auth(PacKey::A, Modifier::Sp))],
+            ),
+            (
+                0xd65f0fff,
+                "retab",
+                vec![pac(LR, Pac::Auth(PacKey::B, Modifier::Sp))],
+            ),
+            (0xd50320ff, "xpaclri", vec![pac(LR, Pac::Strip)]),
+            (
+                0xdac103fe,
+                "pacia x30, sp",
+                vec![pac(LR, Pac::Sign(PacKey::A, Modifier::Sp))],
+            ),
+            (
+                0xdac117fe,
+                "autib x30, sp",
+                vec![pac(LR, Pac::Auth(PacKey::B, Modifier::Sp))],
+            ),
+            (
+                0xdac123fe,
+                "paciza x30",
+                vec![pac(LR, Pac::Sign(PacKey::A, Modifier::Zero))],
+            ),
+            (0xaa0003fd, "mov x29, x0", vec![st(Unknown, R(FP))]),
+            (0xf940041e, "ldr x30, [x0, #8]", vec![st(Unknown, R(LR))]),
+            (0x1000001e, "adr x30, .", vec![st(Unknown, R(LR))]),
+            (
+                0xf81f83b3,
+                "stur x19, [x29, #-8]",
+                vec![st(Reg(19), Store(FP, -8))],
+            ),
+            (
+                0xa9407bbd,
+                "ldp x29, x30, [x29]",
+                vec![st(Load(FP, 0), R(FP)), st(Load(FP, 8), R(LR))],
+            ),
+            (0xa9017fff, "stp xzr, xzr, [sp, #16]", vec![]),
+            (0xf94007e0, "ldr x0, [sp, #8]", vec![st(Load(SP, 8), R(0))]),
+            (0x94000000, "bl", vec![]),
+            (0xd65f03c0, "ret", vec![]),
+            (0xaa0103e0, "mov x0, x1", vec![]),
+        ];
+        for (w, text, want) in cases {
+            assert_eq!(&state_ops(*w), want, "{text} ({w:#010x})");
+        }
     }
 }

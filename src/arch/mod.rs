@@ -1,9 +1,11 @@
 //! Instruction decoding behind one model. Only this layer knows opcodes.
 
 pub mod arm64;
+pub mod ops;
 pub mod x86;
 
 use crate::elf::Machine;
+pub use ops::{Dst, Modifier, Op, OpTable, Pac, PacKey, Reg, Src};
 
 /// Landing pads for indirect branches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -91,6 +93,11 @@ pub enum Kind {
     PushFlags,
     /// Restores flags (x86 `popf`).
     PopFlags,
+    /// Leaves for another privilege level or context and does not come back
+    /// to the next instruction (x86 `sysret`, `iret`, far `ret`/`jmp`):
+    /// ends the path, except where its stack operations describe a return
+    /// to itself (`iretq` in `sync_core()`).
+    ContextSwitch,
     Other,
     /// Bytes that do not decode; ends the path.
     Invalid,
@@ -101,7 +108,12 @@ impl Kind {
     pub fn ends_flow(self) -> bool {
         matches!(
             self,
-            Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap | Kind::Invalid
+            Kind::Jump
+                | Kind::IndirectJump
+                | Kind::Return
+                | Kind::Trap
+                | Kind::ContextSwitch
+                | Kind::Invalid
         )
     }
     pub fn is_branch(self) -> bool {
@@ -125,6 +137,7 @@ impl Kind {
             Kind::PopFlags => 12,
             Kind::Other => 13,
             Kind::Invalid => 14,
+            Kind::ContextSwitch => 15,
         }
     }
 }
@@ -141,6 +154,8 @@ pub struct Insn {
     target: u32,
     pub len: u8,
     pub kind: Kind,
+    /// [`Insn::HAS_OPS`].
+    flags: u8,
 }
 
 impl Insn {
@@ -148,6 +163,11 @@ impl Insn {
     /// Stands for an encoded target outside every section (it cannot be
     /// stored in 32 bits, so it lies past the largest section allowed).
     const FAR_TARGET: u32 = u32::MAX - 1;
+
+    /// The instruction has entries in its section's [`OpTable`].
+    const HAS_OPS: u8 = 1;
+    /// `target` holds the index of its first [`OpTable`] entry.
+    const OPS_AT: u8 = 2;
 
     pub fn new(offset: u64, len: u8, kind: Kind, imm_target: Option<u64>) -> Insn {
         Insn {
@@ -161,6 +181,32 @@ impl Insn {
             },
             len,
             kind,
+            flags: 0,
+        }
+    }
+    /// Marks the instruction as having entries in its section's [`OpTable`].
+    pub fn with_ops(mut self) -> Insn {
+        self.flags |= Self::HAS_OPS;
+        self
+    }
+    /// Whether the instruction has state operations ([`Op`]) recorded.
+    pub fn has_ops(&self) -> bool {
+        self.flags & Self::HAS_OPS != 0
+    }
+    /// Where its operations start in its section's [`OpTable`], when that
+    /// was recorded (the instruction encodes no target to keep instead).
+    pub fn ops_index(&self) -> Option<usize> {
+        (self.flags & Self::OPS_AT != 0).then_some(self.target as usize)
+    }
+    /// Records where its operations start (see [`Insn::ops_index`]); only
+    /// for instructions without an encoded target.
+    pub fn set_ops_index(&mut self, index: usize) {
+        if self.target == Self::NO_TARGET
+            && let Ok(i) = u32::try_from(index)
+            && i < Self::FAR_TARGET
+        {
+            self.target = i;
+            self.flags |= Self::OPS_AT;
         }
     }
     pub fn offset(&self) -> u64 {
@@ -173,7 +219,8 @@ impl Insn {
     /// relocations are applied: a direct branch's target, or the address a
     /// PC-relative `lea disp(%rip)` / `adr` computes.
     pub fn imm_target(&self) -> Option<u64> {
-        (self.target != Self::NO_TARGET).then_some(u64::from(self.target))
+        (self.target != Self::NO_TARGET && self.flags & Self::OPS_AT == 0)
+            .then_some(u64::from(self.target))
     }
 }
 
@@ -212,13 +259,48 @@ pub struct TableJump {
     pub entries: Option<u64>,
 }
 
+/// Where a function finds its return address when it is entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RaHome {
+    /// On the stack, at CFA - 8 (x86 `call` pushed it).
+    Stack,
+    /// In a register (arm64 `bl` writes x30); a call overwrites it.
+    Reg(Reg),
+}
+
+/// The calling convention as far as the stack model needs it.
+#[derive(Debug)]
+pub struct FrameAbi {
+    pub sp: Reg,
+    /// The frame pointer (x86 %rbp, arm64 x29).
+    pub fp: Reg,
+    pub ra: RaHome,
+    /// CFA = sp + this at a function's entry.
+    pub entry_cfa_offset: i32,
+    /// Registers a function must give back as it found them (besides sp).
+    pub callee_saved: &'static [Reg],
+}
+
 /// An architecture's decoder.
 pub trait Decoder: Sync {
     fn machine(&self) -> Machine;
+    /// The calling convention of this architecture's kernel code.
+    fn frame(&self) -> &'static FrameAbi;
     /// Decode `bytes` (section bytes from `base`) linearly, appending to `out`.
     /// An instruction that would run past the end is appended as `Invalid`
     /// with the remaining length.
-    fn decode(&self, bytes: &[u8], base: u64, out: &mut Vec<Insn>);
+    fn decode(&self, bytes: &[u8], base: u64, out: &mut Vec<Insn>) {
+        self.decode_with_ops(bytes, base, out, None)
+    }
+    /// [`Decoder::decode`], also recording each instruction's [`Op`]s in
+    /// `ops` (and marking the instruction [`Insn::has_ops`]).
+    fn decode_with_ops(
+        &self,
+        bytes: &[u8],
+        base: u64,
+        out: &mut Vec<Insn>,
+        ops: Option<&mut OpTable>,
+    );
     /// Text of the instruction at the start of `bytes` (at section offset `offset`).
     fn disasm(&self, bytes: &[u8], offset: u64) -> String;
     /// For a relocation of type `r_type` at `reloc_offset` inside branch

@@ -1,10 +1,11 @@
 //! x86-64 through iced-x86.
 
-use super::{Decoder, HashLoad, Insn, Kind, Pad, RelocUse};
+use super::ops::{Dst, Op, OpTable, Src};
+use super::{Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse};
 use crate::elf::Machine;
 use iced_x86::{
-    Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter, Instruction,
-    Mnemonic, OpKind, Register,
+    Code, Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter,
+    Instruction, Mnemonic, OpKind, Register,
 };
 
 pub struct X86;
@@ -20,6 +21,32 @@ const R_X86_64_GOTPCRELX: u32 = 41;
 const R_X86_64_REX_GOTPCRELX: u32 = 42;
 
 fn classify(i: &Instruction) -> Kind {
+    match i.code() {
+        // Leave for user space, another stack or another code segment
+        // (objtool's INSN_CONTEXT_SWITCH; `syscall` comes back and is not one).
+        Code::Iretw
+        | Code::Iretd
+        | Code::Iretq
+        | Code::Sysretd
+        | Code::Sysretq
+        | Code::Sysenter
+        | Code::Sysexitd
+        | Code::Sysexitq
+        | Code::Retfw
+        | Code::Retfd
+        | Code::Retfq
+        | Code::Retfw_imm16
+        | Code::Retfd_imm16
+        | Code::Retfq_imm16
+        | Code::Jmp_m1616
+        | Code::Jmp_m1632
+        | Code::Jmp_m1664
+        | Code::Jmp_ptr1632
+        | Code::Eretu
+        | Code::Erets
+        | Code::Uiret => return Kind::ContextSwitch,
+        _ => {}
+    }
     match i.mnemonic() {
         Mnemonic::Endbr64 => return Kind::Pad(Pad::Endbr64),
         Mnemonic::Stac => return Kind::UaccessOpen,
@@ -65,12 +92,138 @@ fn classify(i: &Instruction) -> Kind {
     }
 }
 
+const RSP: u8 = 4;
+const RBP: u8 = 5;
+
+/// The stack model's number of a 64-bit general register.
+fn gpr(r: Register) -> Option<u8> {
+    let n = r.number();
+    (r.is_gpr64() && n < 16).then_some(n as u8)
+}
+
+/// `disp(%base)` with no index and not RIP-relative: (base, disp).
+fn simple_mem(i: &Instruction, op: u32) -> Option<(u8, i32)> {
+    if i.op_kind(op) != OpKind::Memory || i.memory_index() != Register::None {
+        return None;
+    }
+    let base = gpr(i.memory_base())?;
+    Some((base, i.memory_displacement64() as i64 as i32))
+}
+
+/// The stack operations of an instruction, as objtool's x86 decoder
+/// (`arch_decode_instruction`) describes them: by opcode, 64-bit operand
+/// size only, VEX-encoded instructions never. Calls are left out: a call's
+/// push is undone by the callee's return, and the walker adds it for calls
+/// that stay inside their function.
+fn stack_ops(i: &Instruction, mut op: impl FnMut(Op)) {
+    let mut stack = |src: Src, dst: Dst| op(Op::Stack { src, dst });
+    let reg0 = || (i.op0_kind() == OpKind::Register).then(|| gpr(i.op0_register()));
+    match i.code() {
+        // add/sub %reg, %rsp
+        Code::Add_rm64_r64 | Code::Sub_rm64_r64 => {
+            if let (Some(Some(RSP)), Some(r)) = (reg0(), gpr(i.op1_register())) {
+                stack(Src::Add(r, 0), Dst::Reg(RSP));
+            }
+        }
+        Code::Push_r64 => {
+            if let Some(r) = gpr(i.op0_register()) {
+                stack(Src::Reg(r), Dst::Push);
+            }
+        }
+        Code::Pop_r64 => {
+            if let Some(r) = gpr(i.op0_register()) {
+                stack(Src::Pop, Dst::Reg(r));
+            }
+        }
+        Code::Pushq_imm32
+        | Code::Pushq_imm8
+        | Code::Push_rm64
+        | Code::Pushq_FS
+        | Code::Pushq_GS => stack(Src::Const, Dst::Push),
+        Code::Add_rm64_imm8 | Code::Add_rm64_imm32 | Code::Sub_rm64_imm8 | Code::Sub_rm64_imm32
+            if reg0() == Some(Some(RSP)) =>
+        {
+            let imm = i.immediate(1) as i64 as i32;
+            let imm = match i.mnemonic() {
+                Mnemonic::Sub => imm.wrapping_neg(),
+                _ => imm,
+            };
+            stack(Src::Add(RSP, imm), Dst::Reg(RSP));
+        }
+        Code::And_rm64_imm8 | Code::And_rm64_imm32 if reg0() == Some(Some(RSP)) => {
+            stack(Src::And(RSP, i.immediate(1) as i64 as i32), Dst::Reg(RSP));
+        }
+        Code::Mov_rm64_r64 => {
+            let Some(src) = gpr(i.op1_register()) else {
+                return;
+            };
+            if let Some(Some(dst)) = reg0() {
+                stack(Src::Reg(src), Dst::Reg(dst));
+            } else if let Some((base, disp)) = simple_mem(i, 0) {
+                // mov %rsp, disp(%reg); mov %reg, disp(%rbp|%rsp)
+                if src == RSP || base == RBP || base == RSP {
+                    stack(Src::Reg(src), Dst::Store(base, disp));
+                }
+            }
+        }
+        Code::Mov_r64_rm64 => {
+            if let (Some((base @ (RBP | RSP), disp)), Some(dst)) =
+                (simple_mem(i, 1), gpr(i.op0_register()))
+            {
+                stack(Src::Load(base, disp), Dst::Reg(dst));
+            }
+        }
+        Code::Lea_r64_m => {
+            if let (Some((base, disp)), Some(dst)) = (simple_mem(i, 1), gpr(i.op0_register())) {
+                let src = if disp == 0 {
+                    Src::Reg(base)
+                } else {
+                    Src::Add(base, disp)
+                };
+                stack(src, Dst::Reg(dst));
+            }
+        }
+        Code::Pop_rm64 | Code::Popq_FS | Code::Popq_GS => stack(Src::Pop, Dst::Mem),
+        Code::Pushfq => stack(Src::Const, Dst::PushFlags),
+        Code::Popfq => stack(Src::PopFlags, Dst::Mem),
+        Code::Leaveq => {
+            stack(Src::Reg(RBP), Dst::Reg(RSP));
+            stack(Src::Pop, Dst::Reg(RBP));
+        }
+        // sync_core()'s IRET to self pops its five-word frame.
+        Code::Iretq => stack(Src::Add(RSP, 40), Dst::Reg(RSP)),
+        Code::Std => op(Op::Direction(true)),
+        Code::Cld => op(Op::Direction(false)),
+        _ => {}
+    }
+}
+
+/// CFA = %rsp + 8 at entry, the return address at CFA - 8; callee-saved
+/// registers of the SysV ABI (objtool's `arch_callee_saved_reg`).
+static FRAME: FrameAbi = FrameAbi {
+    sp: RSP,
+    fp: RBP,
+    ra: RaHome::Stack,
+    entry_cfa_offset: 8,
+    callee_saved: &[3, RBP, 12, 13, 14, 15],
+};
+
 impl Decoder for X86 {
     fn machine(&self) -> Machine {
         Machine::X86_64
     }
 
-    fn decode(&self, bytes: &[u8], base: u64, out: &mut Vec<Insn>) {
+    fn frame(&self) -> &'static FrameAbi {
+        &FRAME
+    }
+
+    fn decode_with_ops(
+        &self,
+        bytes: &[u8],
+        base: u64,
+        out: &mut Vec<Insn>,
+        mut ops: Option<&mut OpTable>,
+    ) {
         let mut dec = IcedDecoder::with_ip(64, bytes, base, DecoderOptions::NONE);
         let mut ins = Instruction::default();
         while dec.can_decode() {
@@ -105,7 +258,15 @@ impl Decoder for X86 {
                 }
                 _ => None,
             };
-            out.push(Insn::new(offset, ins.len() as u8, kind, imm_target));
+            let mut insn = Insn::new(offset, ins.len() as u8, kind, imm_target);
+            if let Some(t) = ops.as_deref_mut() {
+                let before = t.len();
+                stack_ops(&ins, |op| t.push(offset, op));
+                if t.len() > before {
+                    insn = insn.with_ops();
+                }
+            }
+            out.push(insn);
         }
     }
 
@@ -315,5 +476,136 @@ mod tests {
         assert_eq!(insn(&lea).imm_target(), Some(0xf7));
         let mov = [0x48, 0x8b, 0x05, 0, 0, 0, 0]; // mov 0(%rip),%rax: a load
         assert_eq!(insn(&mov).imm_target(), None);
+    }
+
+    fn x86_ops(bytes: &[u8]) -> Vec<Op> {
+        let mut insns = Vec::new();
+        let mut t = OpTable::default();
+        X86.decode_with_ops(bytes, 0, &mut insns, Some(&mut t));
+        assert_eq!(insns.len(), 1, "{bytes:x?}");
+        assert_eq!(insns[0].has_ops(), !t.is_empty());
+        t.at(0).collect()
+    }
+
+    #[test]
+    fn decodes_stack_operations_as_objtool_does() {
+        use Dst::{Mem, Push, PushFlags, Reg as R, Store};
+        use Src::{Add, And, Const, Load, Pop, PopFlags, Reg};
+        let st = |src, dst| Op::Stack { src, dst };
+        let cases: &[(&[u8], &str, Vec<Op>)] = &[
+            (&[0x55], "push %rbp", vec![st(Reg(RBP), Push)]),
+            (&[0x41, 0x54], "push %r12", vec![st(Reg(12), Push)]),
+            (&[0x5b], "pop %rbx", vec![st(Pop, R(3))]),
+            (&[0x41, 0x5f], "pop %r15", vec![st(Pop, R(15))]),
+            (
+                &[0x48, 0x89, 0xe5],
+                "mov %rsp,%rbp",
+                vec![st(Reg(RSP), R(RBP))],
+            ),
+            (
+                &[0x48, 0x89, 0xec],
+                "mov %rbp,%rsp",
+                vec![st(Reg(RBP), R(RSP))],
+            ),
+            (
+                &[0x48, 0x83, 0xec, 0x28],
+                "sub $0x28,%rsp",
+                vec![st(Add(RSP, -0x28), R(RSP))],
+            ),
+            (
+                &[0x48, 0x81, 0xc4, 0, 0x10, 0, 0],
+                "add $0x1000,%rsp",
+                vec![st(Add(RSP, 0x1000), R(RSP))],
+            ),
+            (
+                &[0x48, 0x83, 0xe4, 0xf0],
+                "and $-16,%rsp",
+                vec![st(And(RSP, -16), R(RSP))],
+            ),
+            (
+                &[0x4c, 0x8d, 0x54, 0x24, 0x08],
+                "lea 0x8(%rsp),%r10",
+                vec![st(Add(RSP, 8), R(10))],
+            ),
+            (
+                &[0x49, 0x8d, 0x62, 0xf8],
+                "lea -0x8(%r10),%rsp",
+                vec![st(Add(10, -8), R(RSP))],
+            ),
+            (
+                &[0x48, 0x8d, 0x04, 0x24],
+                "lea (%rsp),%rax",
+                vec![st(Reg(RSP), R(0))],
+            ),
+            (
+                &[0x48, 0x89, 0x5c, 0x24, 0x10],
+                "mov %rbx,0x10(%rsp)",
+                vec![st(Reg(3), Store(RSP, 0x10))],
+            ),
+            (
+                &[0x48, 0x8b, 0x5c, 0x24, 0x10],
+                "mov 0x10(%rsp),%rbx",
+                vec![st(Load(RSP, 0x10), R(3))],
+            ),
+            (
+                &[0x4c, 0x89, 0x65, 0xf8],
+                "mov %r12,-0x8(%rbp)",
+                vec![st(Reg(12), Store(RBP, -8))],
+            ),
+            (
+                &[0x4c, 0x8b, 0x65, 0xf8],
+                "mov -0x8(%rbp),%r12",
+                vec![st(Load(RBP, -8), R(12))],
+            ),
+            (
+                &[0x48, 0x89, 0x27],
+                "mov %rsp,(%rdi)",
+                vec![st(Reg(RSP), Store(7, 0))],
+            ),
+            (&[0x48, 0x89, 0xfb], "mov %rdi,%rbx", vec![st(Reg(7), R(3))]),
+            (
+                &[0xc9],
+                "leave",
+                vec![st(Reg(RBP), R(RSP)), st(Pop, R(RBP))],
+            ),
+            (&[0x9c], "pushf", vec![st(Const, PushFlags)]),
+            (&[0x9d], "popf", vec![st(PopFlags, Mem)]),
+            (&[0x6a, 0x01], "push $1", vec![st(Const, Push)]),
+            (
+                &[0x41, 0xff, 0x72, 0x08],
+                "push 0x8(%r10)",
+                vec![st(Const, Push)],
+            ),
+            (&[0x8f, 0x00], "pop (%rax)", vec![st(Pop, Mem)]),
+            (&[0xfd], "std", vec![Op::Direction(true)]),
+            (&[0xfc], "cld", vec![Op::Direction(false)]),
+            (
+                &[0x48, 0x01, 0xc4],
+                "add %rax,%rsp",
+                vec![st(Add(0, 0), R(RSP))],
+            ),
+            (&[0x48, 0xcf], "iretq", vec![st(Add(RSP, 40), R(RSP))]),
+            // Not stack operations for objtool: 32-bit moves, indexed and
+            // RIP-relative memory, calls, the register form of 0x8b.
+            (&[0x89, 0xc3], "mov %eax,%ebx", vec![]),
+            (
+                &[0x48, 0x8b, 0x5c, 0xc4, 0x10],
+                "mov 0x10(%rsp,%rax,8),%rbx",
+                vec![],
+            ),
+            (
+                &[0x48, 0x8b, 0x1d, 0x10, 0, 0, 0],
+                "mov 0x10(%rip),%rbx",
+                vec![],
+            ),
+            (&[0x48, 0x8b, 0xec], "mov %rsp,%rbp (8b /r)", vec![]),
+            (&[0xe8, 0, 0, 0, 0], "call", vec![]),
+            (&[0x48, 0x0f, 0x07], "sysretq", vec![]),
+        ];
+        for (bytes, text, want) in cases {
+            assert_eq!(&x86_ops(bytes), want, "{text}");
+        }
+        assert_eq!(kinds(&[0x48, 0xcf]), [Kind::ContextSwitch]);
+        assert_eq!(kinds(&[0x48, 0x0f, 0x07]), [Kind::ContextSwitch]);
     }
 }

@@ -3,6 +3,7 @@
 pub mod bti_missing_landing_pad;
 pub mod call_ops_align;
 pub mod fallthrough;
+pub mod flow;
 pub mod gnu_property;
 pub mod ibt_missing_endbr;
 pub mod kcfi_hash_offset;
@@ -67,8 +68,8 @@ pub struct Ctx<'a> {
     pub model: &'a Model<'a>,
     pub rules: &'a Rules,
     pub opts: &'a Options,
-    /// User-access events of the object, found once for the three uaccess rules.
-    uaccess: std::sync::OnceLock<Vec<uaccess::Event>>,
+    /// What the one walk of every function found, for the flow rules.
+    flow: std::sync::OnceLock<flow::Facts>,
 }
 
 impl<'a> Ctx<'a> {
@@ -77,12 +78,17 @@ impl<'a> Ctx<'a> {
             model,
             rules,
             opts,
-            uaccess: Default::default(),
+            flow: Default::default(),
         }
     }
 }
 
 impl Ctx<'_> {
+    /// The flow walk's results, computed on first use.
+    pub fn flow(&self) -> &flow::Facts {
+        self.flow.get_or_init(|| flow::analyze(self, false))
+    }
+
     /// A finding at a place, with symbol and disassembly context filled in.
     pub fn finding(
         &self,

@@ -17,12 +17,12 @@
 //! (arm64: no objtool), an object without annotations gets its findings as
 //! warnings (`regions_recorded` in `rules/noinstr.toml`).
 
+use super::flow;
 use super::{Check, Ctx, Finding};
-use crate::elf::annotations::{Layout, places};
 use crate::model::Dest;
-use crate::model::paths::{Action, Callee, Step, Walker, is_cold};
+use crate::model::walk::{Callee, Step};
 use crate::rules::Severity;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashSet as HashSet;
 
 pub struct NoinstrCall;
 
@@ -38,99 +38,33 @@ impl Check for NoinstrCall {
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
         let m = cx.model;
         let nr = &cx.rules.noinstr;
-        let noinstr: Vec<bool> = m
-            .obj
-            .sections
-            .iter()
-            .map(|s| s.is_exec() && nr.is_noinstr_section(&s.name))
-            .collect();
-        if !noinstr.iter().any(|&b| b) {
-            return;
-        }
         let a = &nr.annotations;
         let annotated = [&a.begin, &a.end, &a.typed]
             .iter()
             .any(|s| !m.obj.sections_named(s).is_empty());
-        let linked_module = nr
-            .linked_module_sections
-            .iter()
-            .any(|s| !m.obj.sections_named(s).is_empty());
-        if linked_module && !annotated {
-            return;
-        }
         let regions_unknown = !annotated && !*nr.regions_recorded.get(m.obj.machine);
-        let depth_change = instrumentation_regions(cx);
-        let allowed = nr.allowed();
-        let walker = Walker::new(m, cx.rules);
         let mut seen = HashSet::default();
-        for f in &m.functions {
-            if f.prefix || is_cold(f.name) || !noinstr[f.section] {
+        for e in flow::events(cx, ID) {
+            if !seen.insert((e.at, &e.message)) {
                 continue;
             }
-            let section = m.obj.section_name(f.section);
-            walker.walk(f, 0i32, |step, depth| {
-                let depth = depth
-                    + depth_change
-                        .get(&(step.section, step.insn.offset()))
-                        .copied()
-                        .unwrap_or(0);
-                let (c, tail) = match step.action {
-                    Action::Call(c) => (c, false),
-                    Action::TailCall(c) => (c, true),
-                    _ => return Some(depth.clamp(-4, 4)),
-                };
-                if depth > 0 {
-                    return Some(depth.min(4));
-                }
-                let Some(message) = judge(cx, &walker, &noinstr, &allowed, step, c, tail, section)
-                else {
-                    return Some(depth.max(-4));
-                };
-                let at = step.report_at();
-                if seen.insert((at, message.clone())) {
-                    let mut fd = cx.finding(ID, at.0, at.1, message);
-                    if let Callee::Direct(Dest::Local { section, offset }) = c {
-                        fd.target = Some(cx.target(section, offset));
-                    }
-                    if let Callee::Indirect { thunk: Some(t) } = c {
-                        fd.notes.push(format!("through {}", m.obj.symbols[t].name));
-                    }
-                    if regions_unknown {
-                        fd.severity = fd.severity.min(Severity::Warning);
-                        fd.notes.push(UNKNOWN_REGIONS.into());
-                    }
-                    out.push(fd);
-                }
-                None
-            });
+            let mut fd = cx.finding(ID, e.at.0, e.at.1, e.message.clone());
+            if let Some((s, o)) = e.target {
+                fd.target = Some(cx.target(s, o));
+            }
+            fd.notes = e.notes.clone();
+            if regions_unknown {
+                fd.severity = fd.severity.min(Severity::Warning);
+                fd.notes.push(UNKNOWN_REGIONS.into());
+            }
+            out.push(fd);
         }
     }
-}
-
-/// Per instruction: +1 where an instrumentation region begins, -1 where one ends.
-fn instrumentation_regions(cx: &Ctx) -> HashMap<(usize, u64), i32> {
-    let obj = cx.model.obj;
-    let a = &cx.rules.noinstr.annotations;
-    let mut delta: HashMap<(usize, u64), i32> = HashMap::default();
-    let lists = [
-        (a.begin.as_str(), Layout::List, 1),
-        (a.end.as_str(), Layout::List, -1),
-        (a.typed.as_str(), Layout::Typed(a.type_begin), 1),
-        (a.typed.as_str(), Layout::Typed(a.type_end), -1),
-    ];
-    for (name, layout, d) in lists {
-        for place in places(obj, name, layout) {
-            *delta.entry(place).or_default() += d;
-        }
-    }
-    delta
 }
 
 /// The message for a call that leaves noinstr code, or `None` when it may.
-#[allow(clippy::too_many_arguments)]
-fn judge(
+pub(crate) fn judge(
     cx: &Ctx,
-    w: &Walker,
     noinstr: &[bool],
     allowed: &crate::rules::NameSet,
     step: &Step,
@@ -138,7 +72,7 @@ fn judge(
     tail: bool,
     section: &str,
 ) -> Option<String> {
-    let m = w.model();
+    let m = cx.model;
     let kind = if tail { "tail call" } else { "call" };
     match c {
         Callee::Direct(Dest::Local { section: s, offset }) => {

@@ -123,3 +123,95 @@ impl Object<'_> {
         out
     }
 }
+
+/// One entry of a table of references (`__ex_table`, `__jump_table`,
+/// `__bug_table`, `.discard.unwind_hints`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefEntry {
+    /// The table section and the entry's offset in it.
+    pub section: usize,
+    pub base: u64,
+    /// Where each reference field points, in the order asked for.
+    pub refs: Vec<Place>,
+}
+
+/// A table's entries, or why it could not be read.
+#[derive(Debug, Clone, Default)]
+pub struct RefTable {
+    pub entries: Vec<RefEntry>,
+    /// Per section named so that did not fit the layout: what was wrong.
+    pub errors: Vec<String>,
+}
+
+impl Object<'_> {
+    /// The entries of every section called `name`, read as arrays of
+    /// `size`-byte records whose fields at `refs` are each named by one
+    /// relocation (a PC-relative reference: the place is symbol + addend).
+    /// With `exact`, a section with relocations anywhere else does not fit.
+    pub fn ref_table(&self, name: &str, size: u64, refs: &[u64], exact: bool) -> RefTable {
+        let mut out = RefTable::default();
+        for &sec in self.sections_named(name) {
+            match self.ref_entries(sec, size, refs, exact) {
+                Ok(mut e) => out.entries.append(&mut e),
+                Err(e) => out.errors.push(format!("{}: {e}", self.section_name(sec))),
+            }
+        }
+        out
+    }
+
+    fn ref_entries(
+        &self,
+        sec: usize,
+        size: u64,
+        refs: &[u64],
+        exact: bool,
+    ) -> Result<Vec<RefEntry>, String> {
+        let len = self.sections[sec].size;
+        if size == 0 || !len.is_multiple_of(size) {
+            return Err(format!(
+                "{len:#x} bytes is not a whole number of {size}-byte entries"
+            ));
+        }
+        let relocs = self.relocs(sec);
+        let n = len / size;
+        if exact && relocs.len() as u64 != n * refs.len() as u64 {
+            return Err(format!(
+                "{} relocations for {n} entries of {} references",
+                relocs.len(),
+                refs.len()
+            ));
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        for k in 0..n {
+            let base = k * size;
+            let mut places = Vec::with_capacity(refs.len());
+            for &field in refs {
+                let at = base + field;
+                let i = relocs.partition_point(|r| r.offset < at);
+                let r = relocs
+                    .get(i)
+                    .filter(|r| r.offset == at)
+                    .ok_or_else(|| format!("entry {k} has no relocation at {at:#x}"))?;
+                places.push(self.resolve(r.sym, r.addend));
+            }
+            out.push(RefEntry {
+                section: sec,
+                base,
+                refs: places,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Little-endian `u8`/`u16` fields of a table section (0 past its end).
+    pub fn table_u8(&self, sec: usize, at: u64) -> u8 {
+        let d = self.section_data(sec);
+        usize::try_from(at)
+            .ok()
+            .and_then(|i| d.get(i).copied())
+            .unwrap_or(0)
+    }
+    pub fn table_u16(&self, sec: usize, at: u64) -> u16 {
+        u16_at(self.section_data(sec), at).unwrap_or(0)
+    }
+}

@@ -156,6 +156,13 @@ impl Alternatives {
         self.sites.is_empty()
     }
 
+    /// The index of the site whose original range starts at a place.
+    pub fn site_index_at(&self, section: usize, offset: u64) -> Option<usize> {
+        self.sites
+            .binary_search_by_key(&(section, offset), |s| (s.section, s.start))
+            .ok()
+    }
+
     /// The site whose original range starts at a place.
     pub fn site_at(&self, section: usize, offset: u64) -> Option<&AltSite> {
         let i = self

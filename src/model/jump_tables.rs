@@ -14,7 +14,8 @@
 
 use super::Model;
 use crate::arch::{Kind, RelocUse};
-use crate::elf::Place;
+use crate::elf::{Machine, Place};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One recovered table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,11 +36,34 @@ pub struct JumpTable {
 /// The switch tables of one object.
 #[derive(Debug, Default)]
 pub struct JumpTables {
+    /// Tables without relocations (arm64), whose cases no relocation names.
     pub tables: Vec<JumpTable>,
     /// Dispatches through a table whose size was not found.
     pub unbounded: usize,
     /// Dispatches whose table could not be located or read consistently.
     pub rejected: usize,
+    /// Every table's cases (both kinds: also x86 tables of relocated
+    /// addresses), by (section, offset) of the indirect jump.
+    cases: FxHashMap<(usize, u64), Vec<u64>>,
+    /// Dispatches recognised as switch tables whose cases are unknown.
+    unread: FxHashSet<(usize, u64)>,
+}
+
+impl JumpTables {
+    /// The case targets (offsets in the jump's section) of the switch
+    /// dispatched by the indirect jump at a place.
+    pub fn cases(&self, section: usize, jump: u64) -> Option<&[u64]> {
+        self.cases.get(&(section, jump)).map(Vec::as_slice)
+    }
+    /// Whether the indirect jump at a place dispatches through a table that
+    /// could not be read.
+    pub fn unread(&self, section: usize, jump: u64) -> bool {
+        self.unread.contains(&(section, jump))
+    }
+    /// Number of x86 tables of relocated addresses.
+    pub fn relocated(&self) -> usize {
+        self.cases.len() - self.tables.len()
+    }
 }
 
 impl Model<'_> {
@@ -52,6 +76,10 @@ impl Model<'_> {
 impl JumpTables {
     pub fn build(m: &Model) -> JumpTables {
         let mut out = JumpTables::default();
+        if m.obj.machine == Machine::X86_64 {
+            relocated_tables(m, &mut out);
+            return out;
+        }
         for (fi, f) in m.functions.iter().enumerate() {
             let Some(code) = m
                 .section_code(f.section)
@@ -74,19 +102,29 @@ impl JumpTables {
                 };
                 let Some(n) = tj.entries else {
                     out.unbounded += 1;
+                    out.unread.insert((f.section, ins.offset()));
                     continue;
                 };
                 match read_table(m, fi, &tj, n) {
-                    Some((table_section, table_offset, entries)) => out.tables.push(JumpTable {
-                        func: fi,
-                        section: f.section,
-                        jump: ins.offset(),
-                        table_section,
-                        table_offset,
-                        entry_size: tj.entry_size,
-                        entries,
-                    }),
-                    None => out.rejected += 1,
+                    Some((table_section, table_offset, entries)) => {
+                        out.cases.insert(
+                            (f.section, ins.offset()),
+                            entries.iter().map(|&(_, t)| t).collect(),
+                        );
+                        out.tables.push(JumpTable {
+                            func: fi,
+                            section: f.section,
+                            jump: ins.offset(),
+                            table_section,
+                            table_offset,
+                            entry_size: tj.entry_size,
+                            entries,
+                        })
+                    }
+                    None => {
+                        out.rejected += 1;
+                        out.unread.insert((f.section, ins.offset()));
+                    }
                 }
             }
         }
@@ -146,4 +184,107 @@ fn read_table(m: &Model, fi: usize, tj: &crate::arch::TableJump, n: u64) -> Opti
         entries.push((at, target));
     }
     Some((ts, to, entries))
+}
+
+const STT_SECTION: u8 = 3;
+const R_X86_64_64: u32 = 1;
+const R_X86_64_PC32: u32 = 2;
+const R_X86_64_32S: u32 = 11;
+
+/// Sections compilers put switch tables in (objtool's `mark_rodata`).
+fn is_rodata(name: &str) -> bool {
+    (name.starts_with(".rodata") && !name.contains(".str1.")) || name.starts_with(".data.rel.ro")
+}
+
+/// x86 switch tables: arrays of 8-byte absolute addresses in `.rodata`, one
+/// relocation each, reached by `jmp *table(,%reg,8)` or through a register
+/// loaded with the table's address. As objtool finds them
+/// (`find_jump_table`, `add_jump_table`): the nearest instruction before the
+/// jump that refers to an anonymous place in a read-only data section whose
+/// first entry lands in the function; entries run while consecutive, inside
+/// the function, and not at another table's start.
+fn relocated_tables(m: &Model, out: &mut JumpTables) {
+    let obj = m.obj;
+    // (function, jump section, jump offset, table section, table offset)
+    let mut found: Vec<(usize, usize, u64, usize, u64)> = Vec::new();
+    for (fi, f) in m.functions.iter().enumerate() {
+        let Some(code) = m
+            .section_code(f.section)
+            .filter(|c| c.has_any(Kind::IndirectJump.bit()))
+        else {
+            continue;
+        };
+        let range = m.insn_range(f);
+        for k in range.clone() {
+            if code.insns[k].kind != Kind::IndirectJump {
+                continue;
+            }
+            let lo = k.saturating_sub(128).max(range.start);
+            for j in (lo..=k).rev() {
+                let ins = &code.insns[j];
+                if j != k && ins.kind == Kind::IndirectJump {
+                    break;
+                }
+                let table = obj
+                    .relocs_in(f.section, ins.offset(), ins.end())
+                    .iter()
+                    .find_map(|r| {
+                        let sym = obj.symbols.get(r.sym)?;
+                        let ts = sym.section_index()?;
+                        if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
+                            return None;
+                        }
+                        let mut off = sym.value.wrapping_add(r.addend as u64);
+                        if r.r_type == R_X86_64_PC32 {
+                            off = off.wrapping_add(4);
+                        }
+                        let first = obj.relocs_in(ts, off, off + 1).first()?;
+                        match obj.resolve(first.sym, first.addend) {
+                            Place::Local { section, offset }
+                                if section == f.section && offset >= f.start && offset < f.end =>
+                            {
+                                Some((ts, off))
+                            }
+                            _ => None,
+                        }
+                    });
+                if let Some((ts, off)) = table {
+                    found.push((fi, f.section, code.insns[k].offset(), ts, off));
+                    break;
+                }
+            }
+        }
+    }
+    let starts: FxHashSet<(usize, u64)> = found.iter().map(|t| (t.3, t.4)).collect();
+    for (fi, sec, jump, ts, off) in found {
+        let f = &m.functions[fi];
+        let mut cases = Vec::new();
+        let mut at = off;
+        for r in obj.relocs_in(ts, off, obj.sections[ts].size) {
+            if r.offset != at || (at != off && starts.contains(&(ts, at))) {
+                break;
+            }
+            if !matches!(r.r_type, R_X86_64_64 | R_X86_64_32S) {
+                break;
+            }
+            match obj.resolve(r.sym, r.addend) {
+                // A function pointer in an adjacent object.
+                Place::Local { section, offset } if section == sec && offset == f.start => break,
+                // Clang leaves unused entries pointing at the function's end.
+                Place::Local { section, offset } if section == sec && offset == f.end => {}
+                Place::Local { section, offset }
+                    if section == sec && offset > f.start && offset < f.end =>
+                {
+                    cases.push(offset)
+                }
+                _ => break,
+            }
+            at += 8;
+        }
+        if cases.is_empty() {
+            out.unread.insert((sec, jump));
+        } else {
+            out.cases.insert((sec, jump), cases);
+        }
+    }
 }

@@ -2,11 +2,13 @@
 
 pub mod address_taken;
 pub mod alternatives;
+pub mod cfi;
 pub mod jump_tables;
 pub mod patchable;
-pub mod paths;
+pub mod special;
+pub mod walk;
 
-use crate::arch::{Decoder, Insn, Kind, decoder};
+use crate::arch::{Decoder, Insn, Kind, Op, OpTable, decoder};
 use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};
 use crate::rules::{NameSet, Rules};
 use alternatives::Alternatives;
@@ -15,7 +17,7 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
 /// Where a branch goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Dest {
     None,
     /// A place in this object.
@@ -122,6 +124,8 @@ pub struct SectionCode {
     /// [`Kind::bit`]s of the kinds present, so a check can skip a section
     /// without the instructions it looks for.
     kinds: u32,
+    /// The state operations of the instructions that have any.
+    ops: OpTable,
 }
 
 const PAGE: u64 = 256;
@@ -150,6 +154,19 @@ impl SectionCode {
         let l = self.links[i];
         (l != NO_LINK).then_some(l as usize)
     }
+    /// The state operations of the instruction at index `i`, in order.
+    pub fn ops(&self, i: usize) -> impl Iterator<Item = Op> + '_ {
+        let ins = &self.insns[i];
+        let table = if ins.has_ops() { Some(&self.ops) } else { None };
+        let from = ins.ops_index().unwrap_or_else(|| {
+            self.ops
+                .offsets()
+                .partition_point(|&o| u64::from(o) < ins.offset())
+        });
+        table
+            .into_iter()
+            .flat_map(move |t| t.from_index(from, ins.offset()))
+    }
     /// Whether any instruction is of one of `kinds` ([`Kind::bit`]s).
     pub fn has_any(&self, kinds: u32) -> bool {
         self.kinds & kinds != 0
@@ -169,22 +186,6 @@ impl SectionCode {
         };
         lo + self.insns[lo..hi].partition_point(|i| i.offset() < offset)
     }
-}
-
-/// What follows an instruction within its function.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Flow {
-    /// The next instruction (index), when execution continues there.
-    pub next: Option<usize>,
-    /// The branch target inside the function (index).
-    pub jump: Option<usize>,
-    /// A jump that leaves the function (tail call).
-    pub leaves: Option<Dest>,
-    /// Execution continues past the function's end.
-    pub off_end: bool,
-    /// Execution continues into bytes of the function that are not decoded
-    /// code (arm64 `$d` data such as a literal pool).
-    pub into_data: bool,
 }
 
 pub struct Model<'a> {
@@ -211,7 +212,19 @@ pub struct Model<'a> {
     jump_tables: std::sync::OnceLock<jump_tables::JumpTables>,
     /// `.altinstructions` sites.
     pub alts: Alternatives,
+    /// Exception fixups, jump labels, WARN traps, objtool's annotations.
+    special: special::Special,
+    /// Per symbol: [`SYM_RETURN_THUNK`], [`SYM_INDIRECT_THUNK`].
+    sym_flags: Vec<u8>,
+    indirect_jumps_leave: bool,
 }
+
+/// A jump to this symbol is a return.
+const SYM_RETURN_THUNK: u8 = 1;
+/// A call or jump to this symbol is an indirect one (a retpoline).
+const SYM_INDIRECT_THUNK: u8 = 2;
+/// A call to this symbol is made before the frame is set up by design.
+const SYM_FRAME_EXEMPT: u8 = 4;
 
 fn listed_noreturn(obj: &Object, names: &NameSet) -> Vec<bool> {
     obj.symbols
@@ -223,6 +236,31 @@ fn listed_noreturn(obj: &Object, names: &NameSet) -> Vec<bool> {
                 _ => false,
             };
             candidate && names.contains(&s.name)
+        })
+        .collect()
+}
+
+fn symbol_flags(obj: &Object, rules: &Rules) -> Vec<u8> {
+    let ret = rules.return_thunks(obj.machine);
+    let ind = rules.indirect_thunks(obj.machine);
+    let exempt = rules.frame_exempt_calls(obj.machine);
+    obj.symbols
+        .iter()
+        .map(|s| {
+            if s.index == 0 || s.name.is_empty() {
+                return 0;
+            }
+            let mut f = 0;
+            if ret.contains(&s.name) {
+                f |= SYM_RETURN_THUNK;
+            }
+            if ind.contains(&s.name) {
+                f |= SYM_INDIRECT_THUNK;
+            }
+            if exempt.contains(&s.name) {
+                f |= SYM_FRAME_EXEMPT;
+            }
+            f
         })
         .collect()
 }
@@ -316,22 +354,28 @@ fn segments(obj: &Object, sec: usize, cuts: &[u64]) -> Vec<(u64, u64)> {
     out
 }
 
-/// Decode `segments` of `data` in order; with `piece`, on several threads in
-/// pieces of about that many bytes (each a run of whole segments), with the
-/// same result.
+/// Decode `segments` of `data` in order, with their state operations; with
+/// `piece`, on several threads in pieces of about that many bytes (each a
+/// run of whole segments), with the same result.
 fn decode_segments(
     dec: &dyn Decoder,
     data: &[u8],
     segments: &[(u64, u64)],
     piece: Option<u64>,
-) -> Vec<Insn> {
+) -> (Vec<Insn>, OpTable) {
     let decode = |segments: &[(u64, u64)]| {
         let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
         let mut out = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
+        let mut ops = OpTable::default();
         for &(from, to) in segments {
-            dec.decode(&data[from as usize..to as usize], from, &mut out);
+            dec.decode_with_ops(
+                &data[from as usize..to as usize],
+                from,
+                &mut out,
+                Some(&mut ops),
+            );
         }
-        out
+        (out, ops)
     };
     let Some(piece) = piece else {
         return decode(segments);
@@ -346,16 +390,18 @@ fn decode_segments(
         }
     }
     pieces.push(first..segments.len());
-    let parts: Vec<Vec<Insn>> = pieces
+    let parts: Vec<(Vec<Insn>, OpTable)> = pieces
         .into_par_iter()
         .map(|r| decode(&segments[r]))
         .collect();
     // Each piece is freed once copied, so the peak stays near one copy.
-    let mut all = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for p in parts {
+    let mut all = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut ops = OpTable::default();
+    for (p, mut o) in parts {
         all.extend_from_slice(&p);
+        ops.append(&mut o);
     }
-    all
+    (all, ops)
 }
 
 fn decode_section(
@@ -369,11 +415,21 @@ fn decode_section(
     let segments = segments(obj, sec, cuts);
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
-    let insns = decode_segments(dec, data, &segments, piece);
+    let (mut insns, ops) = decode_segments(dec, data, &segments, piece);
+    // Each instruction with operations finds them without a search.
+    let offs = ops.offsets();
+    let mut k = 0;
+    for ins in insns.iter_mut().filter(|i| i.has_ops()) {
+        while k < offs.len() && u64::from(offs[k]) < ins.offset() {
+            k += 1;
+        }
+        ins.set_ops_index(k);
+    }
     let mut code = SectionCode {
         section: sec,
         pages: page_index(&insns),
         kinds: 0,
+        ops,
         insns,
         dests: Vec::new(),
         far: Vec::new(),
@@ -525,6 +581,8 @@ impl<'a> Model<'a> {
             };
             reach.push(f.end.max(before));
         }
+        let special = special::Special::build(obj, &code, &alts, &rules.special);
+        let sym_flags = symbol_flags(obj, rules);
         let mut m = Model {
             obj,
             dec,
@@ -537,6 +595,9 @@ impl<'a> Model<'a> {
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
             jump_tables: std::sync::OnceLock::new(),
+            special,
+            sym_flags,
+            indirect_jumps_leave: rules.indirect_jumps_leave(obj.machine),
             alts,
         };
         m.infer_noreturn();
@@ -623,7 +684,7 @@ impl<'a> Model<'a> {
     }
 
     /// Whether the direct call at index `i` never returns.
-    fn call_is_noreturn(&self, code: &SectionCode, i: usize) -> bool {
+    pub fn call_is_noreturn(&self, code: &SectionCode, i: usize) -> bool {
         match code.dest(i) {
             Dest::External { sym } => self.listed_noreturn[sym],
             Dest::Local { .. } => code.link(i).is_some_and(|c| self.function_noreturn(c)),
@@ -636,128 +697,60 @@ impl<'a> Model<'a> {
         self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])
     }
 
-    /// Control flow after instruction `i` of function `f`.
-    #[inline]
-    pub fn flow(&self, f: &Function, code: &SectionCode, i: usize) -> Flow {
-        let ins = &code.insns[i];
-        let mut flow = Flow::default();
-        let falls = match ins.kind {
-            Kind::Call => !self.call_is_noreturn(code, i),
-            Kind::Jump | Kind::CondJump => {
-                match code.dest(i) {
-                    Dest::Local { section, offset }
-                        if section == f.section && offset >= f.start && offset < f.end =>
-                    {
-                        flow.jump = code.link(i);
-                    }
-                    Dest::None => {}
-                    d => flow.leaves = Some(d),
-                }
-                ins.kind == Kind::CondJump
-            }
-            k => !k.ends_flow(),
-        };
-        if falls {
-            if ins.end() >= f.end {
-                flow.off_end = true;
-            } else if code
-                .insns
-                .get(i + 1)
-                .is_some_and(|n| n.offset() == ins.end())
-            {
-                flow.next = Some(i + 1);
-            } else {
-                flow.into_data = true;
-            }
-        }
-        flow
+    /// The kernel tables and annotations of this object.
+    pub fn special(&self) -> &special::Special {
+        &self.special
     }
 
-    /// Follow every path from the entry of `f`, calling `visit` once for each
-    /// instruction reached (its index and flow) until it breaks. Returns the
-    /// mask of instructions reached over `f`'s instruction range (index 0 = its
-    /// first instruction); `None` when no instruction starts at the entry.
-    pub fn walk(
-        &self,
-        f: &Function,
-        mut visit: impl FnMut(usize, &Flow) -> std::ops::ControlFlow<()>,
-    ) -> Option<usize> {
-        let code = self.section_code(f.section)?;
-        let range = f.insns.clone();
-        if range.is_empty() || code.insns[range.start].offset() != f.start {
-            return None;
-        }
-        // A bit per instruction; most functions fit the inline words.
-        let words = range.len().div_ceil(64);
-        let mut inline = [0u64; 8];
-        let mut heap = Vec::new();
-        let seen: &mut [u64] = if words <= inline.len() {
-            &mut inline[..words]
-        } else {
-            heap.resize(words, 0);
-            &mut heap
-        };
-        let mut reached = 0;
-        let mut work = Vec::new();
-        let mut next = Some(range.start);
-        // Follow branches first, fall-through waits on the stack: a walk looking
-        // for one exit (may_return) finds it sooner that way.
-        while let Some(i) = next.take().or_else(|| work.pop()) {
-            if !range.contains(&i) {
-                continue;
-            }
-            let k = i - range.start;
-            if seen[k / 64] & (1 << (k % 64)) != 0 {
-                continue;
-            }
-            seen[k / 64] |= 1 << (k % 64);
-            reached += 1;
-            let fl = self.flow(f, code, i);
-            if visit(i, &fl).is_break() {
-                break;
-            }
-            work.extend(fl.next);
-            next = fl.jump;
-        }
-        Some(reached)
+    /// Whether a jump to this symbol is a return (a return thunk).
+    pub fn is_return_thunk_sym(&self, sym: usize) -> bool {
+        self.sym_flags
+            .get(sym)
+            .is_some_and(|f| f & SYM_RETURN_THUNK != 0)
     }
 
-    /// Instructions reachable from the entry of `f`, as a mask over its
-    /// instruction range (index 0 = first instruction of the function).
+    /// Whether a call to this symbol is an indirect call (a retpoline thunk).
+    pub fn is_indirect_thunk_sym(&self, sym: usize) -> bool {
+        self.sym_flags
+            .get(sym)
+            .is_some_and(|f| f & SYM_INDIRECT_THUNK != 0)
+    }
+
+    /// Whether a call to this symbol is made before a frame is set up by
+    /// design (`__fentry__`).
+    pub fn is_frame_exempt_sym(&self, sym: usize) -> bool {
+        self.sym_flags
+            .get(sym)
+            .is_some_and(|f| f & SYM_FRAME_EXEMPT != 0)
+    }
+
+    /// Whether an indirect jump that is no switch dispatch leaves its
+    /// function (a tail call through a register).
+    pub fn indirect_jumps_leave(&self) -> bool {
+        self.indirect_jumps_leave
+    }
+
+    /// Instructions reachable from the entry of `f` within its own range,
+    /// as a mask over its instruction range (index 0 = its first instruction).
     pub fn reachable(&self, f: &Function) -> Vec<bool> {
         let range = f.insns.clone();
+        let mut r = walk::Reach::new(self, f);
+        walk::Walker::new(self).walk(f, (), &mut r);
         let mut seen = vec![false; range.len()];
-        self.walk(f, |i, _| {
-            seen[i - range.start] = true;
-            std::ops::ControlFlow::Continue(())
-        });
+        for (sec, i) in r.seen() {
+            if sec == f.section && range.contains(&i) {
+                seen[i - range.start] = true;
+            }
+        }
         seen
     }
 
     /// Whether some path through `f` may return to its caller.
     fn may_return(&self, f: &Function) -> bool {
-        use std::ops::ControlFlow::{Break, Continue};
-        let Some(code) = self.section_code(f.section) else {
-            return true;
-        };
-        let mut returns = false;
-        let walked = self.walk(f, |i, fl| {
-            // Undecodable bytes say nothing about returning: assume it may.
-            let exits = matches!(
-                code.insns[i].kind,
-                Kind::Return | Kind::IndirectJump | Kind::Invalid
-            ) || fl.off_end
-                || fl.into_data
-                || fl.leaves.is_some_and(|d| !self.is_noreturn(d));
-            if exits {
-                returns = true;
-                Break(())
-            } else {
-                Continue(())
-            }
-        });
+        let mut v = walk::MayReturn::new(self, f);
+        walk::Walker::new(self).walk(f, (), &mut v);
         // Nothing reached: no instruction at the entry.
-        returns || walked.is_none()
+        v.returns || !v.entered
     }
 
     /// Least fixed point: a function is noreturn once none of its paths can
@@ -996,11 +989,13 @@ mod tests {
                 cuts.sort_unstable();
                 let segments = segments(&obj, s.index, &cuts);
                 let data = obj.section_data(s.index);
-                let one = decode_segments(dec, data, &segments, None);
+                let (one, one_ops) = decode_segments(dec, data, &segments, None);
                 assert!(!one.is_empty() || s.size == 0);
+                let one_ops: Vec<_> = one_ops.iter().collect();
                 for piece in [1, 64, 1000] {
-                    let pieced = decode_segments(dec, data, &segments, Some(piece));
+                    let (pieced, ops) = decode_segments(dec, data, &segments, Some(piece));
                     assert!(one == pieced, "{path} {} piece {piece}", s.name);
+                    assert!(one_ops == ops.iter().collect::<Vec<_>>());
                 }
                 // The model's own instructions are the same ones.
                 if let Some(code) = m.section_code(s.index) {

@@ -52,12 +52,6 @@ listed_noreturn:
 	call	__stack_chk_fail	# on rules/noreturn.toml
 	.size	listed_noreturn, .-listed_noreturn
 
-	.globl	iret
-	.type	iret, @function
-iret:
-	iretq
-	.size	iret, .-iret
-
 	.globl	loop
 	.type	loop, @function
 loop:

@@ -1,0 +1,1088 @@
+//! The flow rules' one walk: every function is walked once, from its entry,
+//! carrying objtool's state (`struct insn_state`): the stack state, user
+//! access (AC / PAN and the flags `pushf` saved), the direction flag, the
+//! instrumentation-region depth in noinstr code, and on arm64 the
+//! pointer-authentication state of the return address. Each rule takes its
+//! events from here.
+//!
+//! As objtool does, a path ends at its first finding, and the stack state
+//! recorded at an instruction is the first path's: a later path arriving
+//! with a different one is a `stack-mismatch`. The direction flag, the
+//! instrumentation depth and the return-address signature are part of what
+//! tells paths apart; the stack state is not (it must agree).
+
+use super::{Ctx, uaccess};
+use crate::arch::{Kind, Modifier, Op, Pac, PacKey};
+use crate::elf::annotations::{Layout, places};
+use crate::model::cfi::{Cfi, Frame, Mismatch, Modified, Unsupported};
+use crate::model::special::{At, Hint};
+use crate::model::walk::{Action, Arrival, Callee, Loc, Step, Visitor, Walker, is_cold};
+use crate::model::{Dest, Function, Model};
+use crate::rules::NameSet;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub const STACK_MISMATCH: &str = "stack-mismatch";
+pub const STACK_RETURN: &str = "stack-modified-return";
+pub const STACK_SIBLING: &str = "stack-modified-sibling-call";
+pub const STACK_UNDEFINED: &str = "stack-undefined";
+pub const FRAME_POINTER: &str = "frame-pointer";
+pub const PAC_RET: &str = "pac-ret";
+pub const FALLTHROUGH: &str = "fallthrough";
+pub const NOINSTR: &str = "noinstr-call";
+
+/// Something a flow rule reports.
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub rule: &'static str,
+    pub at: At,
+    pub message: String,
+    pub target: Option<At>,
+    pub notes: Vec<String>,
+    /// The function the walk was of (for rules reporting once per function).
+    pub root: usize,
+    /// The function the instruction belongs to, as walked.
+    pub owner: Option<usize>,
+    /// The instruction (section, index) the event is about, when not `at`'s.
+    pub loc: Option<Loc>,
+    /// The stack state there, for rules that describe it when reporting.
+    pub cfi: Option<Cfi>,
+}
+
+/// What the walks found, for the whole object.
+#[derive(Debug, Default)]
+pub struct Facts {
+    pub events: Vec<Event>,
+    /// Functions that call something, and those of them that set up a
+    /// frame record before (the evidence for a frame-pointer build).
+    pub calling: usize,
+    pub framed: usize,
+    /// The stack state before each instruction walked, when asked for.
+    pub states: Vec<(Loc, Cfi)>,
+}
+
+/// The events of one rule, in a fixed order.
+pub fn events<'a>(cx: &'a Ctx, rule: &'static str) -> impl Iterator<Item = &'a Event> + 'a {
+    cx.flow().events.iter().filter(move |e| e.rule == rule)
+}
+
+/// Saved user-access states: one bit per `pushf`, above a marker bit.
+const MAX_SAVED: u32 = 31;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Access {
+    pub open: bool,
+    saved: u32,
+}
+
+impl Access {
+    pub fn new(open: bool) -> Access {
+        Access { open, saved: 0 }
+    }
+    pub fn push(&mut self) {
+        let depth = match self.saved {
+            0 => 0,
+            s => 31 - s.leading_zeros(),
+        };
+        if depth >= MAX_SAVED {
+            return;
+        }
+        let base = if self.saved == 0 { 1 } else { self.saved };
+        self.saved = (base << 1) | u32::from(self.open);
+    }
+    pub fn pop(&mut self) {
+        if self.saved == 0 {
+            return;
+        }
+        self.open = self.saved & 1 != 0;
+        self.saved >>= 1;
+        if self.saved == 1 {
+            self.saved = 0;
+        }
+    }
+    pub fn saved_any(&self) -> bool {
+        self.saved != 0
+    }
+}
+
+/// What the return address register holds (arm64 pointer authentication).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+enum Lr {
+    /// The caller's return address as it came (or authenticated back).
+    #[default]
+    Plain,
+    Signed(PacKey, Modifier, i32),
+    /// Stripped without checking (`xpaclri`).
+    Stripped,
+    /// Something else: a call's return address, an unknown write.
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+struct PacState {
+    /// The key, modifier and stack size the function signed with.
+    signed: Option<(PacKey, Modifier, i32)>,
+    lr: Lr,
+    /// What the save slot of x30 holds.
+    saved: Lr,
+    /// x30 was loaded back from memory after it was authenticated.
+    reloaded: bool,
+}
+
+/// What tells paths apart besides the stack state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+struct Key {
+    access: Access,
+    depth: i8,
+    df: bool,
+    pac: PacState,
+}
+
+#[derive(Debug, Clone)]
+struct State {
+    cfi: Cfi,
+    /// The record of `cfi` when unchanged since it was recorded.
+    cfi_id: u32,
+    key: Key,
+    /// The interned id of `key`, or [`NO_KEY`] after it changed.
+    key_id: u32,
+}
+
+const NO_KEY: u32 = u32::MAX;
+
+const NO_CFI: u32 = u32::MAX;
+
+/// Per instruction walked: the stack state recorded and the keys seen.
+#[derive(Debug, Clone, Copy)]
+struct Record {
+    cfi: u32,
+    keys: u64,
+}
+
+/// Which rules can end a path (the enabled ones), and object-wide policy.
+struct Policy<'a> {
+    frame: Frame,
+    enabled: FxHashSet<&'static str>,
+    safe: &'a NameSet,
+    entered_open: bool,
+    resets: &'a [String],
+    noinstr_sections: Vec<bool>,
+    /// Instrumentation region depth changes (+1 begin, -1 end).
+    depth_change: FxHashMap<At, i32>,
+    /// noinstr-call can be judged in this object at all.
+    noinstr_checked: bool,
+    noinstr_allowed: NameSet,
+    /// Functions whose stack objtool is told not to follow.
+    non_standard: FxHashSet<At>,
+    collect_states: bool,
+}
+
+struct Walk<'p, 'c, 'a> {
+    cx: &'c Ctx<'a>,
+    p: &'p Policy<'c>,
+    root: &'c Function<'a>,
+    root_index: usize,
+    /// Stack rules apply to this walk.
+    stack: bool,
+    uaccess_on: bool,
+    noinstr_on: bool,
+    f_safe: bool,
+    base: usize,
+    own: Vec<Record>,
+    rest: FxHashMap<Loc, Record>,
+    keys: Vec<Key>,
+    key_ids: FxHashMap<Key, u32>,
+    overflow: FxHashSet<(Loc, u32)>,
+    cfis: Vec<Cfi>,
+    /// Saved states of UNWIND_HINT_SAVE instructions.
+    saves: FxHashMap<Loc, u32>,
+    events: Vec<Event>,
+    calls: bool,
+    framed: bool,
+    framed_event: bool,
+    seen_messages: FxHashSet<(At, &'static str)>,
+}
+
+impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
+    fn record(&mut self, loc: Loc) -> &mut Record {
+        let fresh = Record {
+            cfi: NO_CFI,
+            keys: 0,
+        };
+        if loc.0 == self.root.section
+            && let Some(k) = loc.1.checked_sub(self.base)
+            && k < self.own.len()
+        {
+            return &mut self.own[k];
+        }
+        self.rest.entry(loc).or_insert(fresh)
+    }
+
+    fn key_id(&mut self, k: Key) -> u32 {
+        if let Some(&id) = self.key_ids.get(&k) {
+            return id;
+        }
+        let id = self.keys.len() as u32;
+        self.keys.push(k);
+        self.key_ids.insert(k, id);
+        id
+    }
+
+    fn model(&self) -> &'c Model<'a> {
+        self.cx.model
+    }
+
+    fn on(&self, rule: &'static str) -> bool {
+        self.p.enabled.contains(rule)
+    }
+
+    /// Record an event; whether it ends the path (its rule is enabled).
+    fn event(
+        &mut self,
+        rule: &'static str,
+        step_at: At,
+        message: String,
+        owner: Option<usize>,
+    ) -> bool {
+        self.events.push(Event {
+            rule,
+            at: step_at,
+            message,
+            target: None,
+            notes: Vec::new(),
+            root: self.root_index,
+            owner,
+            loc: None,
+            cfi: None,
+        });
+        self.on(rule)
+    }
+
+    fn last(&mut self) -> &mut Event {
+        self.events.last_mut().expect("an event was just pushed")
+    }
+
+    fn name_of_slot(&self, slot: usize) -> String {
+        self.p.frame.slot_name(slot)
+    }
+
+    fn modified_note(&self, c: &Cfi, m: Modified) -> String {
+        let f = &self.p.frame;
+        let entry = f.entry();
+        match m {
+            Modified::Cfa => format!(
+                "the frame address is computed from {} (at entry: {})",
+                f.loc_text(c.cfa),
+                f.loc_text(entry.cfa)
+            ),
+            Modified::StackSize => format!(
+                "the stack pointer is {} bytes below where it was at entry",
+                c.stack_size - entry.stack_size
+            ),
+            Modified::Register(k) => match c.regs[k].base {
+                crate::model::cfi::CLOBBERED => {
+                    format!("{} was overwritten and not restored", self.name_of_slot(k))
+                }
+                _ => format!(
+                    "{} is still saved at {}, not restored",
+                    self.name_of_slot(k),
+                    f.loc_text(c.regs[k])
+                ),
+            },
+        }
+    }
+
+    fn state_note(&self, c: &Cfi) -> String {
+        format!("stack state here: {}", self.p.frame.describe(c))
+    }
+
+    /// The path's stack state differs from what was recorded: objtool's
+    /// `insn_cfi_match`.
+    fn mismatch(&mut self, a: &Arrival, old: Cfi, new: &Cfi) -> bool {
+        let f = &self.p.frame;
+        let Some(m) = f.mismatch(&old, new) else {
+            return false;
+        };
+        let what = match m {
+            Mismatch::Cfa(x, y) => format!("cfa1={} cfa2={}", f.loc_text(x), f.loc_text(y)),
+            Mismatch::Register(k, x, y) => format!(
+                "{}1={} {}2={}",
+                self.name_of_slot(k),
+                f.loc_text(x),
+                self.name_of_slot(k),
+                f.loc_text(y)
+            ),
+            Mismatch::Type(x, y) => format!("type1={x} type2={y}"),
+            Mismatch::Drap => "drap".to_string(),
+        };
+        let at = a.alt_site.unwrap_or((a.loc.0, a.insn.offset()));
+        let owner = self.model().function_containing(at.0, at.1);
+        let ends = self.event(
+            STACK_MISMATCH,
+            at,
+            format!("stack state mismatch: {what}"),
+            owner,
+        );
+        let e = self.last();
+        e.notes.push(format!("first path: {}", f.describe(&old)));
+        e.notes.push(format!("this path:  {}", f.describe(new)));
+        ends
+    }
+
+    /// `UNWIND_HINT_RESTORE`: the state recorded at the nearest
+    /// `UNWIND_HINT_SAVE` before it in the function.
+    fn restore_hint(&self, a: &Arrival) -> Option<u32> {
+        let lo = if a.loc.0 == self.root.section {
+            self.base
+        } else {
+            0
+        };
+        (lo..a.loc.1)
+            .rev()
+            .find_map(|i| self.saves.get(&(a.loc.0, i)).copied())
+    }
+}
+
+impl Visitor for Walk<'_, '_, '_> {
+    type State = State;
+
+    fn arrive(&mut self, a: &Arrival, s: &mut State) -> bool {
+        ARRIVALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut hint = false;
+        if self.stack
+            && let Some(h) = a.marks.and_then(|mk| mk.hint)
+        {
+            match h.ty {
+                Hint::SAVE => {}
+                Hint::RESTORE => {
+                    if let Some(id) = self.restore_hint(a) {
+                        s.cfi = self.cfis[id as usize];
+                        s.cfi_id = id;
+                        hint = true;
+                    }
+                }
+                _ => {
+                    if let Some(c) = self.p.frame.from_hint(&h) {
+                        s.cfi = c;
+                        s.cfi_id = NO_CFI;
+                        hint = true;
+                    }
+                }
+            }
+        }
+        if self.noinstr_on
+            && let Some(d) = self.p.depth_change.get(&(a.loc.0, a.insn.offset()))
+        {
+            let depth = (i32::from(s.key.depth) + d).clamp(-4, 4) as i8;
+            if depth != s.key.depth {
+                s.key.depth = depth;
+                s.key_id = NO_KEY;
+            }
+        }
+        if s.key_id == NO_KEY {
+            s.key_id = self.key_id(s.key);
+        }
+        let key = s.key_id;
+        let stack = self.stack;
+        let rec = *self.record(a.loc);
+        let mut cfi = rec.cfi;
+        if rec.cfi != NO_CFI {
+            if stack && !hint && rec.cfi != s.cfi_id {
+                let old = self.cfis[rec.cfi as usize];
+                if old != s.cfi && self.mismatch(a, old, &s.cfi) {
+                    return false;
+                }
+            }
+        } else if stack {
+            if s.cfi_id == NO_CFI {
+                self.cfis.push(s.cfi);
+                s.cfi_id = (self.cfis.len() - 1) as u32;
+            }
+            cfi = s.cfi_id;
+            if a.marks
+                .and_then(|mk| mk.hint)
+                .is_some_and(|h| h.ty == Hint::SAVE)
+            {
+                self.saves.insert(a.loc, cfi);
+            }
+        } else {
+            // Reached without stack rules: marked walked all the same.
+            cfi = NO_CFI - 1;
+        }
+        if key < 64 {
+            let r = self.record(a.loc);
+            r.cfi = cfi;
+            if r.keys & (1 << key) != 0 {
+                return false;
+            }
+            r.keys |= 1 << key;
+            true
+        } else {
+            self.record(a.loc).cfi = cfi;
+            self.overflow.insert((a.loc, key))
+        }
+    }
+
+    fn step(&mut self, st: &Step, s: &mut State) -> bool {
+        STEPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Only these change what tells paths apart.
+        let may_change = st.insn.has_ops()
+            || matches!(
+                st.insn.kind,
+                Kind::UaccessOpen | Kind::UaccessClose | Kind::PushFlags | Kind::PopFlags
+            )
+            || (self.p.frame.ra_reg().is_some() && matches!(st.action, Action::Call(_)));
+        if !may_change {
+            return self.apply(st, s);
+        }
+        let key_before = s.key;
+        let go_on = self.apply(st, s);
+        if s.key != key_before {
+            s.key_id = NO_KEY;
+        }
+        go_on
+    }
+}
+
+impl Walk<'_, '_, '_> {
+    fn apply(&mut self, st: &Step, s: &mut State) -> bool {
+        let m = self.model();
+        let frame = &self.p.frame;
+        let at = st.report_at();
+        let in_function = st.owner.is_some();
+        // The stack operations (objtool's handle_insn_ops).
+        if st.insn.has_ops() {
+            let next_hint = m
+                .section_code(st.section)
+                .and_then(|c| c.insns.get(st.index + 1))
+                .is_some_and(|n| {
+                    m.special()
+                        .at(st.section, st.index + 1, n.offset())
+                        .is_some_and(|mk| mk.hint.is_some())
+                });
+            for op in st.code.ops(st.index) {
+                match op {
+                    Op::Stack { .. } if self.stack => {
+                        let before = s.cfi;
+                        if let Err(u) = frame.apply(&mut s.cfi, &op, in_function, next_hint) {
+                            if self.stack_undefined(st, u, &before) {
+                                return false;
+                            }
+                            s.cfi.cfa = crate::model::cfi::Loc::UNDEF;
+                            s.cfi.force_undefined = true;
+                        }
+                        if s.cfi != before {
+                            s.cfi_id = NO_CFI;
+                        }
+                        self.pac_stack_op(&op, s);
+                    }
+                    Op::Direction(set) => s.key.df = set,
+                    Op::Pac { reg, pac }
+                        if Some(reg) == frame.ra_reg() && !self.pac_op(st, s, pac) =>
+                    {
+                        return false;
+                    }
+                    _ => {}
+                }
+            }
+            if self.stack && s.cfi.cfa.base == frame.fp() {
+                self.framed = true;
+            }
+        }
+        // User access (checks/uaccess.rs): toggles, then calls and returns.
+        if self.uaccess_on {
+            let mut a = s.key.access;
+            let ev = match st.insn.kind {
+                Kind::UaccessOpen if a.open => {
+                    Some((uaccess::REDUNDANT, "recursive UACCESS enable"))
+                }
+                Kind::UaccessOpen => {
+                    a.open = true;
+                    None
+                }
+                // A close right after saving the state is smap_save(): deliberate.
+                Kind::UaccessClose if !a.open && !a.saved_any() => {
+                    Some((uaccess::REDUNDANT, "redundant UACCESS disable"))
+                }
+                Kind::UaccessClose => {
+                    a.open = false;
+                    None
+                }
+                Kind::PushFlags => {
+                    a.push();
+                    None
+                }
+                Kind::PopFlags => {
+                    a.pop();
+                    None
+                }
+                _ => None,
+            };
+            s.key.access = a;
+            if let Some((rule, msg)) = ev {
+                let ends = self.event(rule, at, msg.to_string(), st.owner);
+                self.uaccess_alt_note(st);
+                if ends {
+                    return false;
+                }
+            } else if a.open {
+                let e = match st.action {
+                    Action::Call(c) if !uaccess::is_safe(m, self.p.safe, c) => {
+                        Some(uaccess::call_event(m, c, false))
+                    }
+                    Action::TailCall(c) if !uaccess::is_safe(m, self.p.safe, c) => {
+                        Some(uaccess::call_event(m, c, true))
+                    }
+                    Action::Return if !self.f_safe => Some((
+                        uaccess::RETURN,
+                        "return with UACCESS enabled".to_string(),
+                        None,
+                        Vec::new(),
+                    )),
+                    _ => None,
+                };
+                if let Some((rule, message, target, notes)) = e {
+                    let ends = self.event(rule, at, message, st.owner);
+                    let ev = self.last();
+                    ev.target = target;
+                    ev.notes = notes;
+                    self.uaccess_alt_note(st);
+                    if ends {
+                        return false;
+                    }
+                }
+            }
+        }
+        // noinstr code calling out (checks/noinstr.rs).
+        if self.noinstr_on && s.key.depth <= 0 {
+            let call = match st.action {
+                Action::Call(c) => Some((c, false)),
+                Action::TailCall(c) => Some((c, true)),
+                _ => None,
+            };
+            if let Some((c, tail)) = call
+                && let Some(message) = super::noinstr::judge(
+                    self.cx,
+                    &self.p.noinstr_sections,
+                    &self.p.noinstr_allowed,
+                    st,
+                    c,
+                    tail,
+                    m.obj.section_name(self.root.section),
+                )
+                && self.seen_messages.insert((at, NOINSTR))
+            {
+                let ends = self.event(NOINSTR, at, message, st.owner);
+                let ev = self.last();
+                if let Callee::Direct(Dest::Local { section, offset }) = c {
+                    ev.target = Some((section, offset));
+                }
+                if let Callee::Indirect { thunk: Some(t) } = c {
+                    ev.notes.push(format!("through {}", m.obj.symbols[t].name));
+                }
+                if ends {
+                    return false;
+                }
+            }
+        }
+        // The stack at calls, returns and tail calls.
+        if self.stack {
+            match st.action {
+                Action::Call(c) => {
+                    if !self.special_call(c) {
+                        self.calls = true;
+                        if !frame.valid_frame(&s.cfi) && in_function {
+                            self.frame_event(st, "call without frame pointer save/setup", &s.cfi);
+                        }
+                    }
+                    if frame.ra_reg().is_some() {
+                        let before = s.cfi;
+                        frame.call(&mut s.cfi);
+                        if s.cfi != before {
+                            s.cfi_id = NO_CFI;
+                        }
+                        s.key.pac.lr = Lr::Other;
+                    }
+                }
+                Action::IntraCall { .. } => {
+                    let op = if frame.ra_reg().is_some() {
+                        None
+                    } else {
+                        Some(Op::Stack {
+                            src: crate::arch::Src::Const,
+                            dst: crate::arch::Dst::Push,
+                        })
+                    };
+                    let before = s.cfi;
+                    match op {
+                        Some(op) => {
+                            if let Err(u) = frame.apply(&mut s.cfi, &op, in_function, false)
+                                && self.stack_undefined(st, u, &before)
+                            {
+                                return false;
+                            }
+                        }
+                        None => frame.call(&mut s.cfi),
+                    }
+                    if s.cfi != before {
+                        s.cfi_id = NO_CFI;
+                    }
+                }
+                Action::Return => {
+                    if in_function && let Some(md) = frame.modified(&s.cfi) {
+                        let note = self.modified_note(&s.cfi, md);
+                        let ends = self.event(
+                            STACK_RETURN,
+                            at,
+                            "return with modified stack frame".to_string(),
+                            st.owner,
+                        );
+                        let st_note = self.state_note(&s.cfi);
+                        let e = self.last();
+                        e.notes.push(note);
+                        e.notes.push(st_note);
+                        if ends {
+                            return false;
+                        }
+                    }
+                    if s.cfi.bp_scratch && in_function {
+                        let msg = if frame.ra_reg().is_some() {
+                            "x29 used as a scratch register"
+                        } else {
+                            "BP used as a scratch register"
+                        };
+                        self.frame_event(st, msg, &s.cfi);
+                    }
+                    if !self.pac_leave(st, s, false) {
+                        return false;
+                    }
+                }
+                Action::TailCall(_) => {
+                    if in_function && let Some(md) = frame.modified(&s.cfi) {
+                        let note = self.modified_note(&s.cfi, md);
+                        let ends = self.event(
+                            STACK_SIBLING,
+                            at,
+                            "sibling call from callable instruction with modified stack frame"
+                                .to_string(),
+                            st.owner,
+                        );
+                        let st_note = self.state_note(&s.cfi);
+                        let e = self.last();
+                        e.notes.push(note);
+                        e.notes.push(st_note);
+                        if ends {
+                            return false;
+                        }
+                    }
+                    if !self.pac_leave(st, s, true) {
+                        return false;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(exit) = st.exit {
+            let owner = st.owner;
+            let ends = self.event(FALLTHROUGH, at, String::new(), owner);
+            let e = self.last();
+            e.loc = Some((st.section, st.index));
+            e.message = match exit {
+                crate::model::walk::Exit::OffEnd => "off-end".into(),
+                crate::model::walk::Exit::IntoData => "into-data".into(),
+            };
+            if ends {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Calls the frame-pointer rule does not count (`rules/calls.toml`).
+    fn special_call(&self, c: Callee) -> bool {
+        let m = self.model();
+        match c {
+            Callee::Direct(Dest::External { sym }) => m.is_frame_exempt_sym(sym),
+            Callee::Direct(Dest::Local { section, offset }) => m
+                .function_at_start(section, offset)
+                .is_some_and(|i| m.is_frame_exempt_sym(m.functions[i].sym)),
+            _ => false,
+        }
+    }
+
+    fn stack_undefined(&mut self, st: &Step, u: Unsupported, before: &Cfi) -> bool {
+        let at = st.report_at();
+        let ends = self.event(STACK_UNDEFINED, at, u.message().to_string(), st.owner);
+        let note = self.state_note(before);
+        let dis = self.model().disasm(st.section, st.insn);
+        let e = self.last();
+        e.notes.push(format!("at `{dis}`"));
+        e.notes.push(note);
+        ends
+    }
+
+    /// The first frame-pointer event of the walk (the rule reports one
+    /// per function). Never ends the path: whether the build uses frame
+    /// pointers is only known once every function was walked.
+    fn frame_event(&mut self, st: &Step, message: &'static str, c: &Cfi) {
+        if self.framed_event {
+            return;
+        }
+        self.framed_event = true;
+        let at = st.report_at();
+        self.event(FRAME_POINTER, at, message.to_string(), st.owner);
+        self.last().cfi = Some(*c);
+    }
+
+    fn uaccess_alt_note(&mut self, st: &Step) {
+        if st.alt_site.is_none() {
+            return;
+        }
+        let m = self.model();
+        let note = format!(
+            "in the alternative replacement at {}+{:#x}: {}",
+            m.obj.section_name(st.section),
+            st.insn.offset(),
+            m.disasm(st.section, st.insn)
+        );
+        self.last().notes.push(note);
+    }
+
+    /// Stores and loads of x30 move its signature state with it.
+    fn pac_stack_op(&mut self, op: &Op, s: &mut State) {
+        let Some(ra) = self.p.frame.ra_reg() else {
+            return;
+        };
+        let Op::Stack { src, dst } = *op else { return };
+        match (src, dst) {
+            (crate::arch::Src::Reg(r), crate::arch::Dst::Store(..)) if r == ra => {
+                s.key.pac.saved = s.key.pac.lr;
+            }
+            (crate::arch::Src::Load(..), crate::arch::Dst::Reg(r)) if r == ra => {
+                if s.key.pac.signed.is_some()
+                    && s.key.pac.lr == Lr::Plain
+                    && s.key.pac.saved != Lr::Plain
+                {
+                    s.key.pac.reloaded = true;
+                }
+                s.key.pac.lr = s.key.pac.saved;
+            }
+            (_, crate::arch::Dst::Reg(r)) if r == ra => s.key.pac.lr = Lr::Other,
+            _ => {}
+        }
+    }
+
+    fn pac_op(&mut self, st: &Step, s: &mut State, pac: Pac) -> bool {
+        let p = &mut s.key.pac;
+        let ss = s.cfi.stack_size;
+        match pac {
+            Pac::Sign(k, md) => {
+                p.lr = Lr::Signed(k, md, ss);
+                if p.signed.is_none() {
+                    p.signed = Some((k, md, ss));
+                }
+                p.reloaded = false;
+                true
+            }
+            Pac::Auth(k, md) => {
+                let was = p.lr;
+                match was {
+                    Lr::Signed(k0, m0, s0)
+                        if k0 == k && m0 == md && (md != Modifier::Sp || s0 == ss) =>
+                    {
+                        p.lr = Lr::Plain;
+                        true
+                    }
+                    _ => {
+                        p.lr = Lr::Other;
+                        let why = match was {
+                            Lr::Signed(k0, m0, _) if k0 != k || m0 != md => format!(
+                                "authenticates with key {}{} but the return address was signed with key {}{}",
+                                key_name(k),
+                                mod_name(md),
+                                key_name(k0),
+                                mod_name(m0)
+                            ),
+                            Lr::Signed(_, _, s0) => format!(
+                                "authenticates with sp {} bytes {} the sp it was signed with",
+                                (ss - s0).abs(),
+                                if ss > s0 { "below" } else { "above" }
+                            ),
+                            Lr::Plain => {
+                                "authenticates a return address that was never signed".into()
+                            }
+                            Lr::Stripped => {
+                                "authenticates a return address whose signature was stripped".into()
+                            }
+                            Lr::Other => "authenticates x30 after it was overwritten".into(),
+                        };
+                        let at = st.report_at();
+                        let ends = self.event(
+                            PAC_RET,
+                            at,
+                            format!("return address authentication will fail: {why}"),
+                            st.owner,
+                        );
+                        !ends
+                    }
+                }
+            }
+            Pac::Strip => {
+                p.lr = Lr::Stripped;
+                true
+            }
+        }
+    }
+
+    /// A return or tail call in a function that signed its return address:
+    /// x30 must hold the authenticated address.
+    fn pac_leave(&mut self, st: &Step, s: &State, tail: bool) -> bool {
+        let p = s.key.pac;
+        if p.signed.is_none() || p.lr == Lr::Plain || st.owner.is_none() {
+            return true;
+        }
+        let what = if tail { "tail call" } else { "return" };
+        let why = match p.lr {
+            Lr::Signed(..) if p.reloaded => {
+                "with a signed return address: x30 was reloaded from the stack after it was authenticated"
+            }
+            Lr::Signed(..) => "without authenticating the return address it signed",
+            Lr::Stripped => "with a return address stripped of its signature, not authenticated",
+            _ => "with x30 changed since it was authenticated or saved",
+        };
+        let at = st.report_at();
+        let ends = self.event(PAC_RET, at, format!("{what} {why}"), st.owner);
+        !ends
+    }
+}
+
+fn key_name(k: PacKey) -> &'static str {
+    match k {
+        PacKey::A => "A",
+        PacKey::B => "B",
+    }
+}
+
+fn mod_name(m: Modifier) -> String {
+    match m {
+        Modifier::Sp => " and sp".into(),
+        Modifier::Zero => " and zero".into(),
+        Modifier::Reg(r) => format!(" and x{r}"),
+    }
+}
+
+fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
+    let m = cx.model;
+    let rules = cx.rules;
+    let nr = &rules.noinstr;
+    let noinstr_sections: Vec<bool> = m
+        .obj
+        .sections
+        .iter()
+        .map(|s| s.is_exec() && nr.is_noinstr_section(&s.name))
+        .collect();
+    let a = &nr.annotations;
+    let annotated = [&a.begin, &a.end, &a.typed]
+        .iter()
+        .any(|s| !m.obj.sections_named(s).is_empty());
+    let linked_module = nr
+        .linked_module_sections
+        .iter()
+        .any(|s| !m.obj.sections_named(s).is_empty());
+    let mut depth_change: FxHashMap<At, i32> = FxHashMap::default();
+    let lists = [
+        (a.begin.as_str(), Layout::List, 1),
+        (a.end.as_str(), Layout::List, -1),
+        (a.typed.as_str(), Layout::Typed(a.type_begin), 1),
+        (a.typed.as_str(), Layout::Typed(a.type_end), -1),
+    ];
+    for (name, layout, d) in lists {
+        for place in places(m.obj, name, layout) {
+            *depth_change.entry(place).or_default() += d;
+        }
+    }
+    let enabled = super::all()
+        .iter()
+        .map(|c| c.id())
+        .chain([
+            STACK_MISMATCH,
+            STACK_RETURN,
+            STACK_SIBLING,
+            STACK_UNDEFINED,
+            PAC_RET,
+            FALLTHROUGH,
+            NOINSTR,
+            uaccess::CALL,
+            uaccess::RETURN,
+            uaccess::REDUNDANT,
+        ])
+        .filter(|r| cx.opts.enabled(r))
+        .collect();
+    Policy {
+        frame: Frame::new(m.dec.frame()),
+        enabled,
+        safe: rules.uaccess_safe(m.obj.machine),
+        entered_open: rules.uaccess_entered_open(m.obj.machine),
+        resets: rules.uaccess_state_resets(m.obj.machine),
+        noinstr_checked: (annotated || !linked_module) && noinstr_sections.iter().any(|&b| b),
+        noinstr_sections,
+        depth_change,
+        noinstr_allowed: nr.allowed(),
+        non_standard: m.special().non_standard.iter().copied().collect(),
+        collect_states,
+    }
+}
+
+/// Functions walked as roots: every function but preambles; `.cold` parts
+/// only when nothing jumps into them from outside (they are walked from
+/// their parent otherwise).
+fn roots(m: &Model) -> Vec<(usize, bool)> {
+    let mut entered: FxHashSet<usize> = FxHashSet::default();
+    for f in m.functions.iter().filter(|f| !is_cold(f.name)) {
+        let Some(code) = m.section_code(f.section) else {
+            continue;
+        };
+        for i in m.insn_range(f) {
+            if !matches!(code.insns[i].kind, Kind::Jump | Kind::CondJump) {
+                continue;
+            }
+            if let Dest::Local { section, offset } = code.dest(i)
+                && !(section == f.section && offset >= f.start && offset < f.end)
+                && let Some(g) = m.function_containing(section, offset)
+                && is_cold(m.functions[g].name)
+            {
+                entered.insert(g);
+            }
+        }
+    }
+    (0..m.functions.len())
+        .filter(|&i| !m.functions[i].prefix)
+        .filter_map(|i| {
+            let cold = is_cold(m.functions[i].name);
+            (!cold || !entered.contains(&i)).then_some((i, cold))
+        })
+        .collect()
+}
+
+/// Walk every function of the object.
+pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
+    let m = cx.model;
+    let p = policy(cx, collect_states);
+    let walker = Walker::new(m);
+    let roots = roots(m);
+    if std::env::var_os("OBJLINT_WALK_ONLY").is_some() {
+        roots.par_iter().for_each(|&(fi, _)| {
+            let f = &m.functions[fi];
+            let mut r = crate::model::walk::Reach::new(m, f);
+            walker.walk(f, (), &mut r);
+        });
+        return Facts::default();
+    }
+    let parts: Vec<RootFacts> = roots
+        .par_iter()
+        .with_min_len(16)
+        .map(|&(fi, orphan_cold)| walk_root(cx, &p, &walker, fi, orphan_cold))
+        .collect();
+    if std::env::var_os("OBJLINT_FLOW_STATS").is_some() {
+        eprintln!(
+            "flow: {} roots, {} arrivals, {} steps",
+            roots.len(),
+            ARRIVALS.load(std::sync::atomic::Ordering::Relaxed),
+            STEPS.load(std::sync::atomic::Ordering::Relaxed)
+        );
+    }
+    let mut facts = Facts::default();
+    for r in parts {
+        facts.events.extend(r.events);
+        facts.calling += usize::from(r.calls);
+        facts.framed += usize::from(r.calls && r.framed);
+        facts.states.extend(r.states);
+    }
+    facts
+}
+
+/// What one root's walk found.
+struct RootFacts {
+    events: Vec<Event>,
+    calls: bool,
+    framed: bool,
+    states: Vec<(Loc, Cfi)>,
+}
+
+fn walk_root(cx: &Ctx, p: &Policy, walker: &Walker, fi: usize, orphan_cold: bool) -> RootFacts {
+    let m = cx.model;
+    let f = &m.functions[fi];
+    let range = m.insn_range(f);
+    let non_standard = p.non_standard.contains(&(f.section, f.start));
+    let f_safe = p.safe.contains(f.name);
+    let stack = !orphan_cold && !non_standard;
+    let mut w = Walk {
+        cx,
+        p,
+        root: f,
+        root_index: fi,
+        stack,
+        uaccess_on: !orphan_cold && !p.resets.iter().any(|r| r == f.name),
+        noinstr_on: !orphan_cold && p.noinstr_checked && p.noinstr_sections[f.section],
+        f_safe,
+        base: range.start,
+        own: vec![
+            Record {
+                cfi: NO_CFI,
+                keys: 0
+            };
+            range.len()
+        ],
+        rest: FxHashMap::default(),
+        keys: Vec::new(),
+        key_ids: FxHashMap::default(),
+        overflow: FxHashSet::default(),
+        cfis: Vec::new(),
+        saves: FxHashMap::default(),
+        events: Vec::new(),
+        calls: false,
+        framed: false,
+        framed_event: false,
+        seen_messages: FxHashSet::default(),
+    };
+    let init = State {
+        cfi: if stack {
+            p.frame.entry()
+        } else {
+            let mut c = Cfi::undefined();
+            c.force_undefined = true;
+            c
+        },
+        cfi_id: NO_CFI,
+        key: Key {
+            access: Access::new(f_safe && p.entered_open),
+            ..Key::default()
+        },
+        key_id: NO_KEY,
+    };
+    walker.walk(f, init, &mut w);
+    let mut states = Vec::new();
+    if p.collect_states && stack {
+        let sec = f.section;
+        for (k, r) in w.own.iter().enumerate() {
+            if (r.cfi as usize) < w.cfis.len() {
+                states.push(((sec, w.base + k), w.cfis[r.cfi as usize]));
+            }
+        }
+        for (&loc, r) in &w.rest {
+            if (r.cfi as usize) < w.cfis.len() {
+                states.push((loc, w.cfis[r.cfi as usize]));
+            }
+        }
+    }
+    RootFacts {
+        events: w.events,
+        calls: w.calls,
+        framed: w.framed,
+        states,
+    }
+}
+
+/// Debug counters (OBJLINT_FLOW_STATS=1).
+pub static ARRIVALS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static STEPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

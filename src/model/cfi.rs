@@ -1,0 +1,857 @@
+//! The stack model: where the canonical frame address (CFA) is and where
+//! the callee-saved registers and the return address were saved, at each
+//! instruction of a path. It is objtool's (`struct cfi_state`,
+//! `update_cfi_state` in tools/objtool/check.c of Linux 6.12), rule for
+//! rule, so that the state at every instruction is the one objtool writes
+//! into ORC, with what arm64 needs besides: a return address that lives in
+//! x30 until saved and that a call overwrites, frame records set up with
+//! `add x29, sp, #n`, and stack-pointer writes the model cannot describe.
+
+use super::special::Hint;
+use crate::arch::{Dst, FrameAbi, Op, RaHome, Reg, Src};
+
+/// A base in objtool's numbering: a register, or one of these.
+pub type Base = i8;
+pub const UNDEFINED: Base = -1;
+/// A value saved on the stack at CFA + offset.
+pub const CFA: Base = -2;
+/// CFA = *(sp) + offset (a stack switch).
+pub const SP_INDIRECT: Base = -3;
+/// CFA = *(bp + offset) (DRAP).
+pub const BP_INDIRECT: Base = -4;
+/// A callee-saved register (or the arm64 return address) overwritten
+/// before it was saved: the caller's value is lost.
+pub const CLOBBERED: Base = -5;
+
+/// A register rule: `base` + `offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Loc {
+    pub base: Base,
+    pub offset: i32,
+}
+
+impl Loc {
+    pub const UNDEF: Loc = Loc {
+        base: UNDEFINED,
+        offset: 0,
+    };
+    pub fn new(base: Base, offset: i32) -> Loc {
+        Loc { base, offset }
+    }
+}
+
+/// Registers tracked as saved: the callee-saved ones and the return address.
+pub const SLOTS: usize = 12;
+/// Registers whose copies of the stack pointer are followed (objtool's `vals`).
+const VALS: usize = 4;
+
+/// The unwinding type of a state (objtool's `UNWIND_HINT_TYPE_*`).
+pub type Type = u8;
+
+/// The stack state before an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Cfi {
+    pub cfa: Loc,
+    /// Per slot (see [`Frame::slot`]): where the register's entry value is.
+    pub regs: [Loc; SLOTS],
+    /// Registers holding a value derived from the stack pointer, and which.
+    vals: [(i8, Loc); VALS],
+    pub stack_size: i32,
+    pub drap_reg: Base,
+    pub drap_offset: i32,
+    pub drap: bool,
+    pub bp_scratch: bool,
+    pub ty: Type,
+    pub signal: bool,
+    /// `UNWIND_HINT_UNDEFINED`: stack operations are not followed.
+    pub force_undefined: bool,
+}
+
+/// Why a stack operation cannot be followed (the path ends there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unsupported {
+    /// A stack operation while the CFA is undefined.
+    UndefinedState,
+    /// The register the CFA is computed from is changed in a way the model
+    /// does not describe.
+    StackRegister,
+    /// `and $imm, %rsp` outside a frame-pointer or DRAP function.
+    Realignment,
+    /// An instruction that touches the stack in a way the model does not know.
+    Unknown,
+}
+
+impl Unsupported {
+    /// objtool's wording.
+    pub fn message(self) -> &'static str {
+        match self {
+            Unsupported::UndefinedState => "undefined stack state",
+            Unsupported::StackRegister => "unsupported stack register modification",
+            Unsupported::Realignment => "unsupported stack pointer realignment",
+            Unsupported::Unknown => "unknown stack-related instruction",
+        }
+    }
+}
+
+/// How the model applies operations for one architecture.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub abi: &'static FrameAbi,
+    /// arm64's rules besides objtool's.
+    arm64: bool,
+    /// Per register number: its slot, or -1.
+    slots: [i8; 32],
+    /// The state at a function's entry.
+    entry: Cfi,
+}
+
+/// objtool's `UNWIND_HINT_TYPE_CALL`: an ordinary callable function state.
+pub const TYPE_CALL: Type = Hint::CALL;
+
+impl Frame {
+    pub fn new(abi: &'static FrameAbi) -> Frame {
+        let mut slots = [-1i8; 32];
+        for (k, &r) in abi.callee_saved.iter().enumerate() {
+            slots[r as usize] = k as i8;
+        }
+        if let RaHome::Reg(r) = abi.ra {
+            slots[r as usize] = abi.callee_saved.len() as i8;
+        }
+        let mut f = Frame {
+            abi,
+            arm64: matches!(abi.ra, RaHome::Reg(_)),
+            slots,
+            entry: Cfi::undefined(),
+        };
+        f.entry = f.make_entry();
+        f
+    }
+
+    pub fn sp(&self) -> Base {
+        self.abi.sp as Base
+    }
+    pub fn fp(&self) -> Base {
+        self.abi.fp as Base
+    }
+    /// The register holding the return address at entry (arm64 x30).
+    pub fn ra_reg(&self) -> Option<Reg> {
+        match self.abi.ra {
+            RaHome::Reg(r) => Some(r),
+            RaHome::Stack => None,
+        }
+    }
+    /// The slot of the return address.
+    pub fn ra_slot(&self) -> usize {
+        self.abi.callee_saved.len()
+    }
+    /// The slot of a register, if it is tracked as saved.
+    #[inline]
+    pub fn slot(&self, reg: Reg) -> Option<usize> {
+        let k = *self.slots.get(reg as usize)?;
+        (k >= 0).then_some(k as usize)
+    }
+    /// The register a slot tracks (`None` for x86's return address).
+    pub fn slot_reg(&self, slot: usize) -> Option<Reg> {
+        if slot == self.ra_slot() {
+            return self.ra_reg();
+        }
+        self.abi.callee_saved.get(slot).copied()
+    }
+
+    /// objtool's `initial_func_cfi` as a full state (`set_func_state`).
+    pub fn entry(&self) -> Cfi {
+        self.entry
+    }
+
+    fn make_entry(&self) -> Cfi {
+        let mut c = Cfi::undefined();
+        c.cfa = Loc::new(self.sp(), self.abi.entry_cfa_offset);
+        c.stack_size = self.abi.entry_cfa_offset;
+        if self.ra_reg().is_none() {
+            c.regs[self.ra_slot()] = Loc::new(CFA, -8);
+        }
+        c.ty = TYPE_CALL;
+        c
+    }
+
+    /// The state an unwind hint describes (`read_unwind_hints`); `None` for
+    /// a base register the model has no name for, and for SAVE/RESTORE.
+    pub fn from_hint(&self, h: &Hint) -> Option<Cfi> {
+        let mut c = Cfi::undefined();
+        match h.ty {
+            Hint::UNDEFINED => {
+                c.force_undefined = true;
+                return Some(c);
+            }
+            Hint::FUNC => return Some(self.entry()),
+            Hint::SAVE | Hint::RESTORE => return None,
+            _ => {}
+        }
+        if self.arm64 {
+            return None;
+        }
+        // ORC_REG_* to objtool's register numbers (arch_decode_hint_reg).
+        c.cfa.base = match h.sp_reg {
+            0 => UNDEFINED,
+            2 => 2,  // dx
+            3 => 7,  // di
+            4 => 5,  // bp
+            5 => 4,  // sp
+            6 => 10, // r10
+            7 => 13, // r13
+            9 => SP_INDIRECT,
+            _ => return None,
+        };
+        c.cfa.offset = i32::from(h.sp_offset);
+        c.ty = h.ty;
+        c.signal = h.signal;
+        Some(c)
+    }
+
+    /// Apply one operation (objtool's `update_cfi_state`). `Err` means the
+    /// state cannot be followed past this instruction.
+    pub fn apply(
+        &self,
+        c: &mut Cfi,
+        op: &Op,
+        in_function: bool,
+        next_has_hint: bool,
+    ) -> Result<(), Unsupported> {
+        let Op::Stack { src, dst } = *op else {
+            return Ok(());
+        };
+        if c.force_undefined {
+            return Ok(());
+        }
+        if c.cfa.base == UNDEFINED {
+            return if in_function {
+                Err(Unsupported::UndefinedState)
+            } else {
+                Ok(())
+            };
+        }
+        if c.ty == Hint::REGS || c.ty == Hint::REGS_PARTIAL {
+            self.apply_regs(c, src, dst);
+            return Ok(());
+        }
+        let sp = self.sp();
+        let bp = self.fp();
+        match dst {
+            Dst::Reg(d) => {
+                let d = d as Base;
+                match src {
+                    Src::Reg(s) => self.mov(c, s as Base, d),
+                    Src::Add(s, off) => self.add(c, s as Base, off, d, next_has_hint)?,
+                    Src::And(_, _) => {
+                        if d != sp
+                            || (c.drap_reg != UNDEFINED && c.cfa.base != sp)
+                            || (c.drap_reg == UNDEFINED && c.cfa.base != bp)
+                        {
+                            return Err(Unsupported::Realignment);
+                        }
+                        if c.drap_reg != UNDEFINED {
+                            // drap: and imm, %rsp
+                            c.cfa.base = c.drap_reg;
+                            c.cfa.offset = 0;
+                            c.stack_size = 0;
+                            c.drap = true;
+                        }
+                        // Older compilers realign with a frame pointer, no DRAP.
+                    }
+                    Src::Pop | Src::PopFlags => {
+                        if d == sp && c.cfa.base == SP_INDIRECT {
+                            // pop %rsp: back from a stack swizzle
+                            c.cfa.base = sp;
+                        } else {
+                            if !c.drap && d == c.cfa.base {
+                                // pop %rbp
+                                c.cfa.base = sp;
+                            }
+                            if c.drap
+                                && c.cfa.base == BP_INDIRECT
+                                && d == c.drap_reg
+                                && c.drap_offset == -c.stack_size
+                            {
+                                // drap: pop %drap
+                                c.cfa.base = c.drap_reg;
+                                c.cfa.offset = 0;
+                                c.drap_offset = -1;
+                            } else if c.stack_size == -self.reg(c, d).offset {
+                                // pop %reg
+                                self.restore(c, d);
+                            }
+                            c.stack_size -= 8;
+                            if c.cfa.base == sp {
+                                c.cfa.offset -= 8;
+                            }
+                        }
+                    }
+                    Src::Load(s, off) => {
+                        let s = s as Base;
+                        if !c.drap && d == c.cfa.base && d == bp {
+                            // mov disp(%rsp), %rbp
+                            c.cfa.base = sp;
+                            c.cfa.offset = c.stack_size;
+                        }
+                        if c.drap && s == bp && off == c.drap_offset {
+                            // drap: mov disp(%rbp), %drap
+                            c.cfa.base = c.drap_reg;
+                            c.cfa.offset = 0;
+                            c.drap_offset = -1;
+                        }
+                        let saved = self.reg(c, d).offset;
+                        if c.drap && s == bp && off == saved {
+                            // drap: mov disp(%rbp), %reg
+                            self.restore(c, d);
+                        } else if s == c.cfa.base && off == saved.wrapping_add(c.cfa.offset) {
+                            // mov disp(%rbp), %reg; mov disp(%rsp), %reg
+                            self.restore(c, d);
+                        } else if s == sp && off == saved.wrapping_add(c.stack_size) {
+                            // mov disp(%rsp), %reg
+                            self.restore(c, d);
+                        } else if self.arm64 {
+                            self.clobber(c, d)?;
+                        }
+                    }
+                    Src::Unknown => {
+                        if d == sp || d == c.cfa.base {
+                            return Err(Unsupported::StackRegister);
+                        }
+                        self.clobber(c, d)?;
+                    }
+                    Src::Const => return Err(Unsupported::Unknown),
+                }
+            }
+            Dst::Push | Dst::PushFlags => {
+                c.stack_size += 8;
+                if c.cfa.base == sp {
+                    c.cfa.offset += 8;
+                }
+                if let Src::Reg(s) = src {
+                    let s = s as Base;
+                    if c.drap {
+                        if s == c.cfa.base && s == c.drap_reg {
+                            // drap: push %drap
+                            c.cfa.base = BP_INDIRECT;
+                            c.cfa.offset = -c.stack_size;
+                            c.drap_offset = -c.stack_size;
+                        } else if s == bp && c.cfa.base == c.drap_reg {
+                            // drap: push %rbp
+                            c.stack_size = 0;
+                        } else {
+                            // drap: push %reg
+                            self.save(c, s, bp, -c.stack_size);
+                        }
+                    } else {
+                        // push %reg
+                        self.save(c, s, CFA, -c.stack_size);
+                    }
+                    // rbp pushed but not made the frame pointer
+                    if in_function && s == bp && c.cfa.base != bp {
+                        c.bp_scratch = true;
+                    }
+                }
+            }
+            Dst::Store(base, off) => {
+                let base = base as Base;
+                let s = match src {
+                    Src::Reg(s) => s as Base,
+                    _ => return Err(Unsupported::Unknown),
+                };
+                if c.drap {
+                    if s == c.cfa.base && s == c.drap_reg {
+                        // drap: mov %drap, disp(%rbp)
+                        c.cfa.base = BP_INDIRECT;
+                        c.cfa.offset = off;
+                        c.drap_offset = off;
+                    } else {
+                        // drap: mov reg, disp(%rbp)
+                        self.save(c, s, bp, off);
+                    }
+                } else if base == c.cfa.base {
+                    // mov reg, disp(%rbp); mov reg, disp(%rsp)
+                    self.save(c, s, CFA, off - c.cfa.offset);
+                } else if base == sp {
+                    // mov reg, disp(%rsp)
+                    self.save(c, s, CFA, off - c.stack_size);
+                } else if s == sp && off == 0 {
+                    // mov %rsp, (%reg): a stack swizzle is being set up
+                    self.set_val(c, base, Loc::new(SP_INDIRECT, c.cfa.offset));
+                }
+            }
+            Dst::Mem => match src {
+                Src::Pop | Src::PopFlags => {
+                    // pop mem
+                    c.stack_size -= 8;
+                    if c.cfa.base == sp {
+                        c.cfa.offset -= 8;
+                    }
+                }
+                _ => return Err(Unsupported::Unknown),
+            },
+        }
+        Ok(())
+    }
+
+    /// `mov %src, %dst` (objtool's OP_SRC_REG to OP_DEST_REG).
+    fn mov(&self, c: &mut Cfi, s: Base, d: Base) {
+        let sp = self.sp();
+        let bp = self.fp();
+        if s == sp && d == bp && c.cfa.base == sp && self.reg(c, bp) == Loc::new(CFA, -c.cfa.offset)
+        {
+            // mov %rsp, %rbp: the frame pointer is set up
+            c.cfa.base = d;
+            c.bp_scratch = false;
+        } else if s == sp && d == bp && c.drap {
+            // drap: mov %rsp, %rbp
+            self.put(c, bp, Loc::new(bp, -c.stack_size));
+            c.bp_scratch = false;
+        } else if s == sp && c.cfa.base == sp {
+            // mov %rsp, %reg: remembered, for a later mov %reg, %rsp
+            self.set_val(c, d, Loc::new(CFA, -c.stack_size));
+            if self.arm64 {
+                let _ = self.clobber(c, d);
+            }
+        } else if s == bp && d == sp && (c.cfa.base == bp || c.cfa.base == c.drap_reg) {
+            // mov %rbp, %rsp: the stack pointer back from the frame pointer
+            c.stack_size = -self.reg(c, bp).offset;
+        } else if d == c.cfa.base {
+            // mov %reg, %rsp
+            let v = self.val(c, s);
+            if c.cfa.base == sp && v.base == CFA {
+                c.cfa.offset = -v.offset;
+                c.stack_size = c.cfa.offset;
+            } else if c.cfa.base == sp && v.base == SP_INDIRECT && v.offset == c.cfa.offset {
+                // a stack swizzle: the CFA is found through the new stack's top
+                c.cfa.base = SP_INDIRECT;
+            } else {
+                c.cfa = Loc::UNDEF;
+            }
+        } else if d == sp
+            && self.val(c, s).base == SP_INDIRECT
+            && self.val(c, s).offset == c.cfa.offset
+        {
+            // the swizzle once more, with the CFA base unchanged: a later
+            // pop %rsp is a plain pop, so count this as a push
+            c.stack_size += 8;
+        } else if self.val(c, s).base == CFA {
+            // a copy of a copy of the stack pointer
+            let v = self.val(c, s);
+            self.set_val(c, d, v);
+        } else if self.arm64 {
+            let _ = self.clobber(c, d);
+        }
+    }
+
+    /// `lea disp(%src), %dst`, `add $imm, %rsp` (OP_SRC_ADD).
+    fn add(
+        &self,
+        c: &mut Cfi,
+        s: Base,
+        off: i32,
+        d: Base,
+        next_has_hint: bool,
+    ) -> Result<(), Unsupported> {
+        let sp = self.sp();
+        let bp = self.fp();
+        if d == sp && s == sp {
+            // add imm, %rsp
+            c.stack_size -= off;
+            if c.cfa.base == sp {
+                c.cfa.offset -= off;
+            }
+            return Ok(());
+        }
+        if self.arm64 && d == bp && s == sp && c.cfa.base == sp {
+            // add x29, sp, #n: the frame record is n bytes up the stack
+            if self.reg(c, bp) == Loc::new(CFA, off - c.stack_size) {
+                c.cfa.base = bp;
+                c.cfa.offset -= off;
+                c.bp_scratch = false;
+                return Ok(());
+            }
+        }
+        if d == sp && s == bp {
+            // lea disp(%rbp), %rsp
+            c.stack_size = -(off + self.reg(c, bp).offset);
+            return Ok(());
+        }
+        if s == sp && c.cfa.base == sp {
+            // lea disp(%rsp), %reg: a DRAP candidate, or a copy of sp
+            c.drap_reg = d;
+            self.set_val(c, d, Loc::new(CFA, -c.stack_size + off));
+            if self.arm64 && d == bp {
+                let _ = self.clobber(c, d);
+            }
+            return Ok(());
+        }
+        if c.drap && d == sp && s == c.drap_reg {
+            // drap: lea disp(%drap), %rsp
+            c.cfa.base = sp;
+            c.cfa.offset = -off;
+            c.stack_size = -off;
+            c.drap_reg = UNDEFINED;
+            c.drap = false;
+            return Ok(());
+        }
+        if d == c.cfa.base && !next_has_hint {
+            return Err(Unsupported::StackRegister);
+        }
+        if self.arm64 && d == sp {
+            return Err(Unsupported::StackRegister);
+        }
+        if self.arm64 {
+            self.clobber(c, d)?;
+        }
+        Ok(())
+    }
+
+    /// The state in a `pt_regs` frame: only the stack pointer is followed
+    /// (objtool's `update_cfi_state_regs`).
+    fn apply_regs(&self, c: &mut Cfi, src: Src, dst: Dst) {
+        let sp = self.sp();
+        if c.cfa.base != sp && c.cfa.base != SP_INDIRECT {
+            return;
+        }
+        if matches!(dst, Dst::Push | Dst::PushFlags) {
+            c.cfa.offset += 8;
+        }
+        if matches!(src, Src::Pop | Src::PopFlags) {
+            c.cfa.offset -= 8;
+        }
+        if let (Dst::Reg(d), Src::Add(s, off)) = (dst, src)
+            && d as Base == sp
+            && s as Base == sp
+        {
+            c.cfa.offset -= off;
+        }
+    }
+
+    /// A call: arm64 `bl`/`blr` overwrite x30.
+    pub fn call(&self, c: &mut Cfi) {
+        if let Some(ra) = self.ra_reg() {
+            let _ = self.clobber(c, ra as Base);
+        }
+    }
+
+    /// A register written with something else than its entry value: lost
+    /// unless saved before (arm64; x86 follows objtool, which does not look).
+    fn clobber(&self, c: &mut Cfi, r: Base) -> Result<(), Unsupported> {
+        if r < 0 {
+            return Ok(());
+        }
+        if r == c.cfa.base {
+            return Err(Unsupported::StackRegister);
+        }
+        if let Some(k) = self.slot(r as Reg)
+            && c.regs[k].base == UNDEFINED
+            && (r == self.fp() || Some(r as Reg) == self.ra_reg())
+        {
+            c.regs[k] = Loc::new(CLOBBERED, 0);
+        }
+        Ok(())
+    }
+
+    fn reg(&self, c: &Cfi, r: Base) -> Loc {
+        if r < 0 {
+            return Loc::UNDEF;
+        }
+        match self.slot(r as Reg) {
+            Some(k) => c.regs[k],
+            None => Loc::UNDEF,
+        }
+    }
+
+    fn put(&self, c: &mut Cfi, r: Base, l: Loc) {
+        if r >= 0
+            && let Some(k) = self.slot(r as Reg)
+        {
+            c.regs[k] = l;
+        }
+    }
+
+    /// objtool's `save_reg`: a callee-saved register saved for the first time.
+    fn save(&self, c: &mut Cfi, r: Base, base: Base, offset: i32) {
+        if r < 0 {
+            return;
+        }
+        if let Some(k) = self.slot(r as Reg)
+            && c.regs[k].base == UNDEFINED
+        {
+            c.regs[k] = Loc::new(base, offset);
+        }
+    }
+
+    /// objtool's `restore_reg`: back to its entry rule.
+    fn restore(&self, c: &mut Cfi, r: Base) {
+        if r < 0 {
+            return;
+        }
+        if let Some(k) = self.slot(r as Reg) {
+            c.regs[k] = self.entry.regs[k];
+        }
+    }
+
+    fn val(&self, c: &Cfi, r: Base) -> Loc {
+        c.vals
+            .iter()
+            .find(|(reg, _)| *reg == r && r >= 0)
+            .map_or(Loc::UNDEF, |&(_, l)| l)
+    }
+
+    fn set_val(&self, c: &mut Cfi, r: Base, l: Loc) {
+        if r < 0 {
+            return;
+        }
+        if let Some(v) = c.vals.iter_mut().find(|(reg, _)| *reg == r) {
+            v.1 = l;
+            return;
+        }
+        // The oldest entry makes room (objtool keeps one per register; more
+        // than four live copies of the stack pointer do not occur).
+        c.vals.rotate_right(1);
+        c.vals[0] = (r, l);
+    }
+
+    /// objtool's `has_modified_stack_frame`: anything not as at entry.
+    pub fn modified(&self, c: &Cfi) -> Option<Modified> {
+        let e = &self.entry;
+        if c.cfa.base != e.cfa.base || c.drap {
+            return Some(Modified::Cfa);
+        }
+        if c.cfa.offset != e.cfa.offset || c.stack_size != e.cfa.offset {
+            return Some(Modified::StackSize);
+        }
+        (0..SLOTS)
+            .find(|&k| c.regs[k] != e.regs[k])
+            .map(Modified::Register)
+    }
+
+    /// objtool's `has_valid_stack_frame`: the frame pointer points at a
+    /// frame record {fp, return address}.
+    pub fn valid_frame(&self, c: &Cfi) -> bool {
+        let bp = self.fp();
+        let at = |l: Loc, off: i32| l.base == CFA && l.offset == off;
+        if c.cfa.base == bp
+            && at(self.reg(c, bp), -c.cfa.offset)
+            && at(c.regs[self.ra_slot()], -c.cfa.offset + 8)
+        {
+            return true;
+        }
+        c.drap && self.reg(c, bp).base == bp
+    }
+
+    /// objtool's `insn_cfi_match`: what two paths must agree on.
+    pub fn mismatch(&self, a: &Cfi, b: &Cfi) -> Option<Mismatch> {
+        if a.cfa != b.cfa {
+            return Some(Mismatch::Cfa(a.cfa, b.cfa));
+        }
+        if let Some(k) = (0..SLOTS).find(|&k| a.regs[k] != b.regs[k]) {
+            return Some(Mismatch::Register(k, a.regs[k], b.regs[k]));
+        }
+        if a.ty != b.ty {
+            return Some(Mismatch::Type(a.ty, b.ty));
+        }
+        if a.drap != b.drap
+            || (a.drap && (a.drap_reg != b.drap_reg || a.drap_offset != b.drap_offset))
+        {
+            return Some(Mismatch::Drap);
+        }
+        None
+    }
+
+    /// A readable name for a register of the model.
+    pub fn reg_name(&self, r: Base) -> String {
+        match r {
+            UNDEFINED => "undefined".into(),
+            CFA => "cfa".into(),
+            SP_INDIRECT => "(sp)".into(),
+            BP_INDIRECT => "(bp)".into(),
+            CLOBBERED => "clobbered".into(),
+            r if self.arm64 => match r {
+                31 => "sp".into(),
+                29 => "x29".into(),
+                30 => "x30".into(),
+                r => format!("x{r}"),
+            },
+            r => ["rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi"]
+                .get(r as usize)
+                .map_or_else(|| format!("r{r}"), |s| s.to_string()),
+        }
+    }
+
+    /// The name of what a slot tracks.
+    pub fn slot_name(&self, slot: usize) -> String {
+        match self.slot_reg(slot) {
+            Some(r) => self.reg_name(r as Base),
+            None => "return address".into(),
+        }
+    }
+
+    /// `rsp+8`, `rbp+16`, `x29+32`, `undefined`.
+    pub fn loc_text(&self, l: Loc) -> String {
+        match l.base {
+            UNDEFINED => "undefined".into(),
+            CLOBBERED => "overwritten".into(),
+            CFA => format!("cfa{:+}", l.offset),
+            SP_INDIRECT => format!("(sp){:+}", l.offset),
+            BP_INDIRECT => format!("(bp{:+})", l.offset),
+            r => format!("{}{:+}", self.reg_name(r), l.offset),
+        }
+    }
+
+    /// A one-line description of a state: CFA and the saved registers.
+    pub fn describe(&self, c: &Cfi) -> String {
+        let mut s = format!("cfa={}", self.loc_text(c.cfa));
+        for k in 0..SLOTS {
+            let l = c.regs[k];
+            if l.base != UNDEFINED {
+                s.push_str(&format!(" {}={}", self.slot_name(k), self.loc_text(l)));
+            }
+        }
+        if c.drap {
+            s.push_str(&format!(" drap={}", self.reg_name(c.drap_reg)));
+        }
+        s
+    }
+}
+
+/// What differs from the entry state (see [`Frame::modified`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modified {
+    Cfa,
+    StackSize,
+    Register(usize),
+}
+
+/// What two states reaching one instruction disagree on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mismatch {
+    Cfa(Loc, Loc),
+    Register(usize, Loc, Loc),
+    Type(Type, Type),
+    Drap,
+}
+
+impl Cfi {
+    /// objtool's `init_cfi_state`: nothing known.
+    pub fn undefined() -> Cfi {
+        Cfi {
+            cfa: Loc::UNDEF,
+            regs: [Loc::UNDEF; SLOTS],
+            vals: [(-1, Loc::UNDEF); VALS],
+            stack_size: 0,
+            drap_reg: UNDEFINED,
+            drap_offset: -1,
+            drap: false,
+            bp_scratch: false,
+            ty: Hint::UNDEFINED,
+            signal: false,
+            force_undefined: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::{Decoder, OpTable, arm64::Arm64, x86::X86};
+
+    fn run(dec: &dyn Decoder, bytes: &[u8]) -> (Frame, Cfi) {
+        let f = Frame::new(dec.frame());
+        let mut insns = Vec::new();
+        let mut t = OpTable::default();
+        dec.decode_with_ops(bytes, 0, &mut insns, Some(&mut t));
+        let mut c = f.entry();
+        for i in &insns {
+            for op in t.at(i.offset()) {
+                f.apply(&mut c, &op, true, false).unwrap();
+            }
+            if matches!(i.kind, crate::arch::Kind::Call) {
+                f.call(&mut c);
+            }
+        }
+        (f, c)
+    }
+
+    #[test]
+    fn x86_frame_setup_and_teardown() {
+        // push %rbp; mov %rsp,%rbp; push %rbx; sub $0x10,%rsp
+        let (f, c) = run(
+            &X86,
+            &[0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xec, 0x10],
+        );
+        assert_eq!(c.cfa, Loc::new(5, 16));
+        assert_eq!(c.stack_size, 40);
+        assert!(f.valid_frame(&c));
+        assert_eq!(
+            f.describe(&c),
+            "cfa=rbp+16 rbx=cfa-24 rbp=cfa-16 return address=cfa-8"
+        );
+        // ... add $0x10,%rsp; pop %rbx; pop %rbp
+        let (f, c) = run(
+            &X86,
+            &[
+                0x55, 0x48, 0x89, 0xe5, 0x53, 0x48, 0x83, 0xec, 0x10, 0x48, 0x83, 0xc4, 0x10, 0x5b,
+                0x5d,
+            ],
+        );
+        assert_eq!(f.modified(&c), None);
+        // leave restores as well
+        let (f, c) = run(&X86, &[0x55, 0x48, 0x89, 0xe5, 0xc9]);
+        assert_eq!(f.modified(&c), None);
+        // a pop too few
+        let (f, c) = run(&X86, &[0x55, 0x53, 0x5b]);
+        assert_eq!(f.modified(&c), Some(Modified::StackSize));
+    }
+
+    #[test]
+    fn x86_drap_realignment() {
+        // lea 0x8(%rsp),%r10; and $-16,%rsp; push -0x8(%r10); push %rbp;
+        // mov %rsp,%rbp; push %r10
+        let bytes = [
+            0x4c, 0x8d, 0x54, 0x24, 0x08, 0x48, 0x83, 0xe4, 0xf0, 0x41, 0xff, 0x72, 0xf8, 0x55,
+            0x48, 0x89, 0xe5, 0x41, 0x52,
+        ];
+        let (f, c) = run(&X86, &bytes);
+        assert!(c.drap);
+        assert_eq!(c.cfa.base, BP_INDIRECT);
+        assert!(f.valid_frame(&c));
+        // ... pop %r10; pop %rbp; lea -0x8(%r10),%rsp
+        let mut all = bytes.to_vec();
+        all.extend([0x41, 0x5a, 0x5d, 0x49, 0x8d, 0x62, 0xf8]);
+        let (f, c) = run(&X86, &all);
+        assert_eq!(f.modified(&c), None, "{}", f.describe(&c));
+    }
+
+    #[test]
+    fn arm64_frame_record() {
+        let words = |w: &[u32]| w.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        // stp x29, x30, [sp, #-32]!; mov x29, sp; str x19, [sp, #16]; bl
+        let (f, c) = run(
+            &Arm64,
+            &words(&[0xa9be7bfd, 0x910003fd, 0xf9000bf3, 0x94000000]),
+        );
+        assert_eq!(c.cfa, Loc::new(29, 32));
+        assert!(f.valid_frame(&c));
+        assert_eq!(
+            f.describe(&c),
+            "cfa=x29+32 x19=cfa-16 x29=cfa-32 x30=cfa-24"
+        );
+        // ... ldr x19, [sp, #16]; ldp x29, x30, [sp], #32
+        let (f, c) = run(
+            &Arm64,
+            &words(&[
+                0xa9be7bfd, 0x910003fd, 0xf9000bf3, 0x94000000, 0xf9400bf3, 0xa8c27bfd,
+            ]),
+        );
+        assert_eq!(f.modified(&c), None, "{}", f.describe(&c));
+        // sub sp, sp, #48; stp x29, x30, [sp, #32]; add x29, sp, #32
+        let (f, c) = run(&Arm64, &words(&[0xd100c3ff, 0xa9027bfd, 0x910083fd]));
+        assert_eq!(c.cfa, Loc::new(29, 16));
+        assert!(f.valid_frame(&c), "{}", f.describe(&c));
+        // A call with x30 never saved loses the return address.
+        let (f, c) = run(&Arm64, &words(&[0x94000000]));
+        assert_eq!(f.modified(&c), Some(Modified::Register(f.ra_slot())));
+    }
+}

@@ -1,0 +1,236 @@
+//! The kernel's tables of places in code, turned into what the state walker
+//! follows: exception fixups (`__ex_table`), jump labels (`__jump_table`),
+//! traps execution resumes after (`__bug_table` WARN entries,
+//! `.discard.reachable`), unwind hints, intra-function calls and
+//! functions whose stack is not standard (objtool's `.discard.*`).
+//!
+//! Linked modules lost the `.discard.*` sections; the other tables survive.
+
+use super::SectionCode;
+use super::alternatives::Alternatives;
+use crate::elf::{Object, Place};
+use crate::rules::SpecialRules;
+use rustc_hash::FxHashMap;
+
+/// A place in code: (section, offset).
+pub type At = (usize, u64);
+
+/// An objtool unwind hint (`UNWIND_HINT_*`), as written in the object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Hint {
+    /// The CFA base register, in ORC numbering (`ORC_REG_*`).
+    pub sp_reg: u8,
+    pub sp_offset: i16,
+    /// `UNWIND_HINT_TYPE_*`.
+    pub ty: u8,
+    pub signal: bool,
+}
+
+impl Hint {
+    pub const UNDEFINED: u8 = 0;
+    pub const END_OF_STACK: u8 = 1;
+    pub const CALL: u8 = 2;
+    pub const REGS: u8 = 3;
+    pub const REGS_PARTIAL: u8 = 4;
+    pub const FUNC: u8 = 5;
+    pub const SAVE: u8 = 6;
+    pub const RESTORE: u8 = 7;
+}
+
+/// What the tables say about one instruction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Where a fault of this instruction resumes (`__ex_table`).
+    pub fixups: Vec<At>,
+    /// The jump target of a jump label at this instruction.
+    pub jump_label: Option<At>,
+    /// A trap execution continues after (WARN()).
+    pub resumes: bool,
+    pub hint: Option<Hint>,
+    /// A call to a label of its own function, annotated as meant.
+    pub intra_call: bool,
+    /// Alternatives of this instruction are not followed.
+    pub ignore_alts: bool,
+    /// An alternative site starts here (`.altinstructions`).
+    pub alt_site: bool,
+}
+
+/// The tables of one object.
+#[derive(Debug, Default)]
+pub struct Special {
+    marks: FxHashMap<At, Marks>,
+    /// Per section: one bit per instruction index that has marks.
+    bits: Vec<Vec<u64>>,
+    /// Starts of functions marked STACK_FRAME_NON_STANDARD.
+    pub non_standard: Vec<At>,
+    /// Tables present but not read, with the reason.
+    pub unread: Vec<String>,
+    /// The object still has objtool's `.discard.*` annotations (an object
+    /// straight from the compiler, not a linked module).
+    pub annotated: bool,
+    /// Entries naming places that are not instructions of this object.
+    pub dangling: usize,
+}
+
+impl Special {
+    /// The marks of instruction `i` of section `sec` (at `offset`).
+    #[inline]
+    pub fn at(&self, sec: usize, i: usize, offset: u64) -> Option<&Marks> {
+        let w = self.bits.get(sec)?.get(i / 64)?;
+        if w & (1 << (i % 64)) == 0 {
+            return None;
+        }
+        self.marks.get(&(sec, offset))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.marks.is_empty()
+    }
+
+    pub fn build(
+        obj: &Object,
+        code: &[Option<SectionCode>],
+        alts: &Alternatives,
+        rules: &SpecialRules,
+    ) -> Special {
+        let mut sp = Special::default();
+        let index = |at: At| -> Option<usize> { code.get(at.0)?.as_ref()?.index_at(at.1) };
+        let local = |p: &Place| match *p {
+            Place::Local { section, offset } => Some((section, offset)),
+            _ => None,
+        };
+        let add = |sp: &mut Special, at: Option<At>, f: &mut dyn FnMut(&mut Marks)| match at
+            .filter(|&a| index(a).is_some())
+        {
+            Some(a) => f(sp.marks.entry(a).or_default()),
+            None => sp.dangling += 1,
+        };
+
+        let ex = rules.ex_table.get(obj.machine);
+        let t = obj.ref_table(&ex.section, ex.size, &[ex.insn, ex.fixup], false);
+        sp.unread.extend(t.errors);
+        for e in &t.entries {
+            if let Some(fix) = local(&e.refs[1]) {
+                add(&mut sp, local(&e.refs[0]), &mut |m| m.fixups.push(fix));
+            } else {
+                sp.dangling += 1;
+            }
+        }
+
+        let jl = &rules.jump_table;
+        let t = obj.ref_table(&jl.section, jl.size, &[jl.code, jl.target], false);
+        sp.unread.extend(t.errors);
+        for e in &t.entries {
+            let target = local(&e.refs[1]);
+            add(&mut sp, local(&e.refs[0]), &mut |m| m.jump_label = target);
+        }
+
+        // The first layout that fits every __bug_table section.
+        let bug_sections = obj.sections_named(rules.bug_table.first().map_or("", |l| &l.section));
+        if !bug_sections.is_empty() {
+            let fit = rules.bug_table.iter().find_map(|l| {
+                let mut refs = vec![l.addr];
+                refs.extend(l.file);
+                let t = obj.ref_table(&l.section, l.size, &refs, true);
+                t.errors.is_empty().then_some((l, t))
+            });
+            match fit {
+                Some((l, t)) => {
+                    for e in &t.entries {
+                        let flags = obj.table_u16(e.section, e.base + l.flags);
+                        if flags & l.warning != 0 {
+                            add(&mut sp, local(&e.refs[0]), &mut |m| m.resumes = true);
+                        }
+                    }
+                }
+                None => sp.unread.push(format!(
+                    "{}: fits no struct bug_entry layout",
+                    rules.bug_table[0].section
+                )),
+            }
+        }
+
+        let h = &rules.unwind_hints;
+        let t = obj.ref_table(&h.section, h.size, &[h.ip], false);
+        sp.unread.extend(t.errors);
+        for e in &t.entries {
+            let b = e.base;
+            let hint = Hint {
+                sp_reg: obj.table_u8(e.section, b + h.sp_reg),
+                sp_offset: obj.table_u16(e.section, b + h.sp_offset) as i16,
+                ty: obj.table_u8(e.section, b + h.ty),
+                signal: obj.table_u8(e.section, b + h.signal) != 0,
+            };
+            add(&mut sp, local(&e.refs[0]), &mut |m| m.hint = Some(hint));
+        }
+
+        let a = &rules.annotations;
+        let list = |name: &str| -> Vec<At> {
+            let mut v = Vec::new();
+            for &s in obj.sections_named(name) {
+                for r in obj.relocs(s) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+                        v.push((section, offset));
+                    }
+                }
+            }
+            v
+        };
+        // 6.12: the instruction after the trap (or the section's end).
+        for (s, off) in list(&a.reachable) {
+            let prev = code.get(s).and_then(Option::as_ref).and_then(|c| {
+                c.lower_bound(off)
+                    .checked_sub(1)
+                    .map(|i| c.insns[i].offset())
+            });
+            add(&mut sp, prev.map(|p| (s, p)), &mut |m| m.resumes = true);
+        }
+        for at in list(&a.intra_function_calls) {
+            add(&mut sp, Some(at), &mut |m| m.intra_call = true);
+        }
+        for at in list(&a.ignore_alts) {
+            add(&mut sp, Some(at), &mut |m| m.ignore_alts = true);
+        }
+        sp.non_standard = list(&a.non_standard);
+        let ty = &a.typed;
+        for &s in obj.sections_named(&ty.section) {
+            let data = obj.section_data(s);
+            for r in obj.relocs(s) {
+                let kind = data
+                    .get(r.offset as usize + 4..r.offset as usize + 8)
+                    .map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+                let Some(kind) = kind.filter(|_| r.offset % ty.size == 0) else {
+                    continue;
+                };
+                let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) else {
+                    continue;
+                };
+                let at = Some((section, offset));
+                if kind == ty.reachable {
+                    add(&mut sp, at, &mut |m| m.resumes = true);
+                } else if kind == ty.intra_function_call {
+                    add(&mut sp, at, &mut |m| m.intra_call = true);
+                } else if kind == ty.ignore_alts {
+                    add(&mut sp, at, &mut |m| m.ignore_alts = true);
+                }
+            }
+        }
+        for site in &alts.sites {
+            add(&mut sp, Some((site.section, site.start)), &mut |m| {
+                m.alt_site = true
+            });
+        }
+        sp.annotated = obj.sections.iter().any(|s| s.name.starts_with(".discard."));
+        sp.non_standard.sort_unstable();
+        sp.bits = code
+            .iter()
+            .map(|c| vec![0u64; c.as_ref().map_or(0, |c| c.insns.len().div_ceil(64))])
+            .collect();
+        for &(s, off) in sp.marks.keys() {
+            if let Some(i) = index((s, off)) {
+                sp.bits[s][i / 64] |= 1 << (i % 64);
+            }
+        }
+        sp
+    }
+}

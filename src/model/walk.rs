@@ -1,0 +1,707 @@
+//! The one control-flow walker: every path from a function's entry, in
+//! objtool's order (`validate_branch`), carrying a state a [`Visitor`]
+//! defines and updates instruction by instruction.
+//!
+//! A path follows, besides the instruction's own control flow:
+//! - jumps inside the function, into its `.cold` parts (told apart by the
+//!   jump, not by name alone: the part a jump lands in is the one entered),
+//!   and into code outside any function (x86 `.altinstr_aux`);
+//! - every replacement of an alternative, from the site's start to its end,
+//!   then on after the site; the original too unless the feature is applied
+//!   everywhere or nowhere (`rules/alternatives.toml`);
+//! - jump labels (`__jump_table`: the site may become a jump to its target,
+//!   or a jump there may become a NOP), exception fixups (`__ex_table`: a
+//!   fault resumes at the fixup with the state from before the instruction),
+//!   traps the kernel resumes after (WARN: `__bug_table`, `.discard.reachable`);
+//! - switch tables (arm64 tables the assembler resolved, x86 tables of
+//!   relocated addresses);
+//! - calls, unless the callee never returns; a call to a label of the same
+//!   function (retpolines, return-stack stuffing) is a jump that pushes a
+//!   return address, as objtool treats annotated intra-function calls.
+//!
+//! Jumps to other functions are tail calls and end the path, as do returns
+//! (a jump to a return thunk is a return). Side paths (alternatives, fixups,
+//! the other side of a jump label) are walked first, then a jump's target,
+//! then the fall-through: the order objtool's recursion has, so the first
+//! state recorded at an instruction is the one objtool records.
+
+use super::alternatives::{AltSite, Replacement};
+use super::special::{At, Marks};
+use super::{Dest, Function, Model, SectionCode};
+use crate::arch::{Insn, Kind};
+use rustc_hash::FxHashSet;
+
+/// An instruction: (section, index into its [`SectionCode::insns`]).
+pub type Loc = (usize, usize);
+
+/// Who a call or tail call goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Callee {
+    Direct(Dest),
+    /// Through a register or memory: `call *%rax`, `blr`, or a retpoline
+    /// thunk (`thunk` is its symbol).
+    Indirect {
+        thunk: Option<usize>,
+    },
+}
+
+/// What an instruction does, as far as the walks care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Plain,
+    Call(Callee),
+    /// A jump that leaves the function (sibling call).
+    TailCall(Callee),
+    /// A return (also a jump to a return thunk).
+    Return,
+    /// A call to a label of the same function: a jump that pushes the
+    /// return address. `annotated` when objtool's annotation says it is meant.
+    IntraCall {
+        annotated: bool,
+    },
+    /// An indirect jump through a switch table that could not be read: the
+    /// path cannot be followed.
+    UnknownJump,
+    /// Leaves for another context (x86 `sysret`, `iret`): the path ends.
+    ContextSwitch,
+}
+
+/// How execution leaves the code being walked by running on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Past the end of the function, into whatever follows.
+    OffEnd,
+    /// Into bytes of the function that are not code (arm64 `$d` data).
+    IntoData,
+}
+
+/// One instruction on a path.
+#[derive(Debug, Clone, Copy)]
+pub struct Step<'a> {
+    pub section: usize,
+    pub index: usize,
+    pub insn: &'a Insn,
+    pub code: &'a SectionCode,
+    pub action: Action,
+    /// `(section, offset)` of the alternative site when the instruction is
+    /// part of one of its replacements.
+    pub alt_site: Option<At>,
+    pub marks: Option<&'a Marks>,
+    /// The function whose code this is walked as: the root, or the `.cold`
+    /// part (or other function) a jump entered. `None` outside functions.
+    pub owner: Option<usize>,
+    /// Where execution runs off to after this instruction, if it leaves.
+    pub exit: Option<Exit>,
+}
+
+impl Step<'_> {
+    /// Where a finding about this instruction belongs: the instruction itself,
+    /// or for replacement code the original site it is patched over.
+    pub fn report_at(&self) -> At {
+        self.alt_site.unwrap_or((self.section, self.insn.offset()))
+    }
+    pub fn offset(&self) -> u64 {
+        self.insn.offset()
+    }
+}
+
+/// What a path arriving at an instruction sees before deciding to go on.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival<'a> {
+    pub loc: Loc,
+    pub insn: &'a Insn,
+    pub marks: Option<&'a Marks>,
+    /// The replacement the instruction is in, if any.
+    pub alt_site: Option<At>,
+}
+
+/// A state carried along paths.
+pub trait Visitor {
+    type State: Clone;
+    /// A path arrives at an instruction with `state` (the state before it).
+    /// Returns whether to go on: false when this instruction was already
+    /// walked with an equal state (or the path must end here).
+    fn arrive(&mut self, a: &Arrival, state: &mut Self::State) -> bool;
+    /// Apply the instruction to `state`; false ends the path.
+    fn step(&mut self, step: &Step, state: &mut Self::State) -> bool;
+    /// Stop the whole walk (a question already answered).
+    fn finished(&self) -> bool {
+        false
+    }
+}
+
+/// `g` is a part of `f` split off by the compiler (`f.cold`, `f.cold.1`).
+pub fn is_cold_part(f: &str, g: &str) -> bool {
+    g.strip_prefix(f)
+        .is_some_and(|rest| rest.starts_with(".cold"))
+}
+
+/// A function that is the `.cold` part of another.
+pub fn is_cold(name: &str) -> bool {
+    name.contains(".cold")
+}
+
+enum Target {
+    Here(Option<Next>),
+    Leaves(Callee),
+    Return,
+    Unknown,
+}
+
+/// Walks paths through the functions of one model.
+pub struct Walker<'m, 'a> {
+    m: &'m Model<'a>,
+}
+
+/// A replacement being walked: (site, replacement) indexes into
+/// [`Alternatives::sites`](super::alternatives::Alternatives::sites).
+pub type ReplCtx = (u32, u32);
+
+/// Where a path goes next, and in which replacement.
+type Next = (Loc, Option<ReplCtx>);
+
+/// The successors of one instruction.
+struct Flow {
+    action: Action,
+    exit: Option<Exit>,
+    /// Fall-through first, then the jump target.
+    next: [Option<Next>; 2],
+    /// Switch-table cases.
+    cases: Vec<Loc>,
+}
+
+impl<'m, 'a> Walker<'m, 'a> {
+    pub fn new(m: &'m Model<'a>) -> Walker<'m, 'a> {
+        Walker { m }
+    }
+
+    pub fn model(&self) -> &'m Model<'a> {
+        self.m
+    }
+
+    /// The symbol a direct destination starts (an undefined symbol, or the
+    /// function starting there).
+    fn dest_sym(&self, dest: Dest) -> Option<usize> {
+        match dest {
+            Dest::External { sym } => Some(sym),
+            Dest::Local { section, offset } => self
+                .m
+                .function_at_start(section, offset)
+                .map(|i| self.m.functions[i].sym),
+            Dest::None => None,
+        }
+    }
+
+    fn callee(&self, dest: Dest) -> Callee {
+        match (dest, self.dest_sym(dest)) {
+            (Dest::External { sym }, Some(s)) if self.m.is_indirect_thunk_sym(s) => {
+                Callee::Indirect { thunk: Some(sym) }
+            }
+            (Dest::Local { .. }, Some(s)) if self.m.is_indirect_thunk_sym(s) => {
+                Callee::Indirect { thunk: None }
+            }
+            _ => Callee::Direct(dest),
+        }
+    }
+
+    /// Whether a jump to `dest` is a return (a return thunk).
+    pub fn is_return_thunk(&self, dest: Dest) -> bool {
+        self.dest_sym(dest)
+            .is_some_and(|s| self.m.is_return_thunk_sym(s))
+    }
+
+    fn index(&self, section: usize, offset: u64) -> Option<Loc> {
+        let c = self.m.section_code(section)?;
+        c.index_at(offset).map(|i| (section, i))
+    }
+
+    /// Whether a place belongs to the walk from `root`: its own range, one of
+    /// its `.cold` parts, or code outside every function.
+    fn inside(&self, root: &Function, owner: Option<usize>, section: usize, offset: u64) -> bool {
+        if section == root.section && offset >= root.start && offset < root.end {
+            return true;
+        }
+        match self.m.function_containing(section, offset) {
+            None => true,
+            Some(g) => {
+                let g = &self.m.functions[g];
+                is_cold_part(root.name, g.name)
+                    || owner.is_some_and(|o| {
+                        let o = &self.m.functions[o];
+                        o.section == section && offset >= o.start && offset < o.end
+                    })
+            }
+        }
+    }
+
+    /// Continue at `to` after code of `owner` that ended there.
+    fn fall(
+        &self,
+        owner: Option<usize>,
+        code: &SectionCode,
+        section: usize,
+        i: usize,
+    ) -> (Option<Loc>, Option<Exit>) {
+        let ins = &code.insns[i];
+        let to = ins.end();
+        match owner {
+            Some(o) if to >= self.m.functions[o].end => return (None, Some(Exit::OffEnd)),
+            Some(_) => {}
+            None => {
+                if self.m.function_at_start(section, to).is_some() {
+                    return (None, None);
+                }
+            }
+        }
+        let next = match code.insns.get(i + 1) {
+            Some(n) if n.offset() == to => Some(i + 1),
+            _ => code.index_at(to),
+        };
+        match next {
+            Some(i) => (Some((section, i)), None),
+            None if owner.is_some() => (None, Some(Exit::IntoData)),
+            None => (None, None),
+        }
+    }
+
+    fn site_end(&self, site: &AltSite) -> Option<Loc> {
+        let owner = self.m.function_containing(site.section, site.start);
+        match owner {
+            Some(g) if site.end >= self.m.functions[g].end => None,
+            None if self.m.function_at_start(site.section, site.end).is_some() => None,
+            _ => self.index(site.section, site.end),
+        }
+    }
+
+    fn jump_target(
+        &self,
+        root: &Function,
+        owner: Option<usize>,
+        dest: Dest,
+        link: Option<usize>,
+        repl: Option<(ReplCtx, &AltSite, &Replacement)>,
+    ) -> Target {
+        // The common case: a jump inside the root's own range.
+        if let Dest::Local { section, offset } = dest
+            && repl.is_none()
+            && section == root.section
+            && offset > root.start
+            && offset < root.end
+        {
+            let to = link.or_else(|| self.m.section_code(section)?.index_at(offset));
+            return Target::Here(to.map(|i| ((section, i), None)));
+        }
+        if self.is_return_thunk(dest) {
+            return Target::Return;
+        }
+        let Dest::Local { section, offset } = dest else {
+            return match dest {
+                Dest::External { .. } => Target::Leaves(self.callee(dest)),
+                _ => Target::Unknown,
+            };
+        };
+        if let Some((ctx, site, r)) = repl
+            && section == r.section
+        {
+            if offset == r.end {
+                return Target::Here(self.site_end(site).map(|l| (l, None)));
+            }
+            if (r.start..r.end).contains(&offset) {
+                return Target::Here(self.index(section, offset).map(|l| (l, Some(ctx))));
+            }
+        }
+        if self.inside(root, owner, section, offset) {
+            let to = link
+                .map(|i| (section, i))
+                .or_else(|| self.index(section, offset));
+            Target::Here(to.map(|l| (l, None)))
+        } else {
+            Target::Leaves(self.callee(dest))
+        }
+    }
+
+    /// A call to a label inside the function or the replacement it is in
+    /// (`call 1f; int3; 1:`): where it goes.
+    fn intra_call(
+        &self,
+        root: &Function,
+        dest: Dest,
+        repl: Option<(ReplCtx, &AltSite, &Replacement)>,
+    ) -> Option<Next> {
+        let Dest::Local { section, offset } = dest else {
+            return None;
+        };
+        if let Some((ctx, _, r)) = repl
+            && section == r.section
+            && (r.start..r.end).contains(&offset)
+        {
+            return self.index(section, offset).map(|l| (l, Some(ctx)));
+        }
+        if section == root.section && offset > root.start && offset < root.end {
+            return self.index(section, offset).map(|l| (l, None));
+        }
+        let g = &self.m.functions[self.m.function_containing(section, offset)?];
+        (is_cold_part(root.name, g.name) && offset != g.start)
+            .then(|| self.index(section, offset).map(|l| (l, None)))
+            .flatten()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn flow(
+        &self,
+        root: &Function,
+        owner: Option<usize>,
+        sec: usize,
+        code: &SectionCode,
+        i: usize,
+        marks: Option<&Marks>,
+        repl: Option<(ReplCtx, &AltSite, &Replacement)>,
+    ) -> Flow {
+        let ins = &code.insns[i];
+        let dest = if ins.kind.is_branch() {
+            code.dest(i)
+        } else {
+            Dest::None
+        };
+        let mut fl = Flow {
+            action: Action::Plain,
+            exit: None,
+            next: [None, None],
+            cases: Vec::new(),
+        };
+        let mut falls = false;
+        match ins.kind {
+            Kind::Return => fl.action = Action::Return,
+            Kind::Call => match code
+                .link(i)
+                .is_none()
+                .then(|| self.intra_call(root, dest, repl))
+                .flatten()
+            {
+                Some(to) => {
+                    fl.next[1] = Some(to);
+                    fl.action = Action::IntraCall {
+                        annotated: marks.is_some_and(|m| m.intra_call),
+                    };
+                }
+                None => {
+                    falls = !self.m.call_is_noreturn(code, i);
+                    fl.action = Action::Call(match code.link(i) {
+                        // A call to the start of a function of this object.
+                        Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
+                            Callee::Indirect { thunk: None }
+                        }
+                        Some(_) => Callee::Direct(dest),
+                        None => self.callee(dest),
+                    });
+                }
+            },
+            Kind::IndirectCall => {
+                falls = true;
+                fl.action = Action::Call(Callee::Indirect { thunk: None });
+            }
+            Kind::IndirectJump => {
+                let tables = self.m.jump_tables();
+                match tables.cases(sec, ins.offset()) {
+                    Some(cases) => {
+                        fl.cases = cases.iter().filter_map(|&t| self.index(sec, t)).collect();
+                    }
+                    None if tables.unread(sec, ins.offset()) => fl.action = Action::UnknownJump,
+                    None if self.m.indirect_jumps_leave() || owner.is_some() => {
+                        fl.action = Action::TailCall(Callee::Indirect { thunk: None });
+                    }
+                    None => {}
+                }
+            }
+            Kind::Jump | Kind::CondJump => {
+                falls = ins.kind == Kind::CondJump;
+                match self.jump_target(root, owner, dest, code.link(i), repl) {
+                    Target::Here(to) => fl.next[1] = to,
+                    Target::Leaves(c) => fl.action = Action::TailCall(c),
+                    Target::Return => fl.action = Action::Return,
+                    Target::Unknown => {}
+                }
+            }
+            Kind::Trap => falls = marks.is_some_and(|m| m.resumes),
+            // sync_core()'s IRET to itself: its stack operation says so.
+            Kind::ContextSwitch if ins.has_ops() && owner.is_some() => falls = true,
+            Kind::ContextSwitch => fl.action = Action::ContextSwitch,
+            k => falls = !k.ends_flow(),
+        }
+        if falls {
+            match repl {
+                Some((_, site, r)) if ins.end() >= r.end => {
+                    fl.next[0] = self.site_end(site).map(|l| (l, None))
+                }
+                // Inside the replacement, wherever it is placed.
+                Some((ctx, _, _)) => {
+                    fl.next[0] = self.index(sec, ins.end()).map(|l| (l, Some(ctx)))
+                }
+                None => {
+                    let (to, exit) = self.fall(owner, code, sec, i);
+                    fl.next[0] = to.map(|l| (l, None));
+                    fl.exit = exit;
+                }
+            }
+        }
+        fl
+    }
+
+    /// Walk every path from the entry of `root` (its first instruction),
+    /// starting in state `init`.
+    pub fn walk<V: Visitor>(&self, root: &Function, init: V::State, v: &mut V) {
+        if let Some(entry) = self.index(root.section, root.start) {
+            self.walk_from(root, entry, init, v);
+        }
+    }
+
+    /// Walk every path from `entry`, as code of `root`.
+    pub fn walk_from<V: Visitor>(&self, root: &Function, entry: Loc, init: V::State, v: &mut V) {
+        let m = self.m;
+        let special = m.special();
+        let root_index = m.function_at_start(root.section, root.start);
+        let owner_of = |sec: usize, off: u64| {
+            if sec == root.section && off >= root.start && off < root.end {
+                root_index
+            } else {
+                m.function_containing(sec, off)
+            }
+        };
+        // Paths not yet walked, the next one to walk last. A path goes on
+        // in place while it has one way to go.
+        let mut work: Vec<(Next, V::State)> = vec![((entry, None), init)];
+        let mut side: Vec<Next> = Vec::new();
+        let mut succ: Vec<Next> = Vec::new();
+        while let Some((mut at, mut state)) = work.pop() {
+            loop {
+                if v.finished() {
+                    return;
+                }
+                let ((sec, i), ctx) = at;
+                let Some(code) = m.section_code(sec) else {
+                    break;
+                };
+                let ins = &code.insns[i];
+                let marks = special.at(sec, i, ins.offset());
+                let repl = ctx.map(|c| {
+                    let site = &m.alts.sites[c.0 as usize];
+                    (c, site, &site.repls[c.1 as usize])
+                });
+                let alt_site = repl.map(|(_, site, _)| (site.section, site.start));
+                let arrival = Arrival {
+                    loc: (sec, i),
+                    insn: ins,
+                    marks,
+                    alt_site,
+                };
+                if !v.arrive(&arrival, &mut state) {
+                    break;
+                }
+                // Paths that start from the state before this instruction.
+                side.clear();
+                let mut skip_orig = false;
+                if let Some(mk) = marks {
+                    if mk.alt_site
+                        && !mk.ignore_alts
+                        && let Some(si) = m.alts.site_index_at(sec, ins.offset())
+                    {
+                        let site = &m.alts.sites[si];
+                        for (ri, r) in site.repls.iter().enumerate() {
+                            if r.start == r.end {
+                                side.extend(self.site_end(site).map(|l| (l, None)));
+                            } else if let Some(l) = self.index(r.section, r.start) {
+                                side.push((l, Some((si as u32, ri as u32))));
+                            }
+                        }
+                        skip_orig = site.exclusive();
+                    }
+                    side.extend(
+                        mk.fixups
+                            .iter()
+                            .filter_map(|&(s, o)| self.index(s, o))
+                            .map(|l| (l, None)),
+                    );
+                    match (mk.jump_label, ins.kind) {
+                        (Some(_), Kind::Jump) => {
+                            side.extend(self.index(sec, ins.end()).map(|l| (l, ctx)))
+                        }
+                        (Some((s, o)), _) => side.extend(self.index(s, o).map(|l| (l, None))),
+                        _ => {}
+                    }
+                }
+                let before = (!side.is_empty()).then(|| state.clone());
+                succ.clear();
+                let mut goes_on = false;
+                if !skip_orig {
+                    let owner = match alt_site {
+                        Some((s, o)) => owner_of(s, o),
+                        None => owner_of(sec, ins.offset()),
+                    };
+                    let fl = self.flow(root, owner, sec, code, i, marks, repl);
+                    let step = Step {
+                        section: sec,
+                        index: i,
+                        insn: ins,
+                        code,
+                        action: fl.action,
+                        alt_site,
+                        marks,
+                        owner,
+                        exit: fl.exit,
+                    };
+                    if v.step(&step, &mut state) {
+                        // Walked in this order: switch cases in table order,
+                        // the jump target, the fall-through.
+                        succ.extend(fl.next[0]);
+                        succ.extend(fl.next[1]);
+                        succ.extend(fl.cases.iter().rev().map(|&l| (l, None)));
+                        goes_on = !succ.is_empty();
+                    }
+                }
+                match before {
+                    None => {
+                        // The common case: the path goes on in place.
+                        let Some((&first, rest)) = succ.split_last() else {
+                            break;
+                        };
+                        for &to in rest {
+                            work.push((to, state.clone()));
+                        }
+                        at = first;
+                    }
+                    Some(b) => {
+                        // Side paths first, with the state from before.
+                        if goes_on {
+                            for &to in &succ {
+                                work.push((to, state.clone()));
+                            }
+                        }
+                        state = b;
+                        let (&first, rest) = side.split_first().expect("side paths");
+                        for &to in rest.iter().rev() {
+                            work.push((to, state.clone()));
+                        }
+                        at = first;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Instructions walked already: a bit per instruction of the root's own
+/// range, a set for the rest (`.cold` parts, replacements).
+#[derive(Debug, Default)]
+pub struct Seen {
+    section: usize,
+    base: usize,
+    bits: Vec<u64>,
+    rest: FxHashSet<Loc>,
+}
+
+impl Seen {
+    pub fn new(m: &Model, root: &Function) -> Seen {
+        let r = m.insn_range(root);
+        Seen {
+            section: root.section,
+            base: r.start,
+            bits: vec![0; r.len().div_ceil(64)],
+            rest: FxHashSet::default(),
+        }
+    }
+    /// Marks `loc`; false if it was marked already.
+    #[inline]
+    pub fn insert(&mut self, loc: Loc) -> bool {
+        if loc.0 == self.section
+            && let Some(k) = loc.1.checked_sub(self.base)
+            && let Some(w) = self.bits.get_mut(k / 64)
+        {
+            let bit = 1 << (k % 64);
+            let new = *w & bit == 0;
+            *w |= bit;
+            return new;
+        }
+        self.rest.insert(loc)
+    }
+    /// Every instruction marked.
+    pub fn iter(&self) -> impl Iterator<Item = Loc> + '_ {
+        let own = self.bits.iter().enumerate().flat_map(move |(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits & (1 << b) != 0)
+                .map(move |b| (self.section, self.base + w * 64 + b))
+        });
+        own.chain(self.rest.iter().copied())
+    }
+}
+
+/// Reachability: which instructions some path reaches.
+pub struct Reach {
+    seen: Seen,
+}
+
+impl Reach {
+    pub fn new(m: &Model, root: &Function) -> Reach {
+        Reach {
+            seen: Seen::new(m, root),
+        }
+    }
+    pub fn seen(&self) -> impl Iterator<Item = Loc> + '_ {
+        self.seen.iter()
+    }
+}
+
+impl Visitor for Reach {
+    type State = ();
+    fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
+        self.seen.insert(a.loc)
+    }
+    fn step(&mut self, _: &Step, _: &mut ()) -> bool {
+        true
+    }
+}
+
+/// Whether some path may return to the caller (for noreturn inference):
+/// a return, running off the end, an indirect jump that cannot be followed,
+/// bytes that do not decode, a tail call to a function that may return.
+pub struct MayReturn<'m, 'a> {
+    m: &'m Model<'a>,
+    seen: Seen,
+    pub returns: bool,
+    pub entered: bool,
+}
+
+impl<'m, 'a> MayReturn<'m, 'a> {
+    pub fn new(m: &'m Model<'a>, root: &Function) -> MayReturn<'m, 'a> {
+        MayReturn {
+            m,
+            seen: Seen::new(m, root),
+            returns: false,
+            entered: false,
+        }
+    }
+}
+
+impl Visitor for MayReturn<'_, '_> {
+    type State = ();
+    fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
+        self.entered = true;
+        self.seen.insert(a.loc)
+    }
+    fn step(&mut self, s: &Step, _: &mut ()) -> bool {
+        let exits = s.insn.kind == Kind::Invalid
+            || s.exit.is_some()
+            || match s.action {
+                Action::Return | Action::UnknownJump => true,
+                Action::TailCall(Callee::Direct(d)) => !self.m.is_noreturn(d),
+                Action::TailCall(Callee::Indirect { .. }) => true,
+                _ => false,
+            };
+        if exits {
+            self.returns = true;
+        }
+        !exits
+    }
+    fn finished(&self) -> bool {
+        self.returns
+    }
+}
