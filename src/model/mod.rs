@@ -404,6 +404,19 @@ fn decode_segments(
     (all, ops)
 }
 
+/// Each instruction with operations learns where they start in `ops`, so
+/// the walks find them without a search.
+fn index_ops(insns: &mut [Insn], ops: &OpTable) {
+    let offs = ops.offsets();
+    let mut k = 0;
+    for ins in insns.iter_mut().filter(|i| i.has_ops()) {
+        while k < offs.len() && u64::from(offs[k]) < ins.offset() {
+            k += 1;
+        }
+        ins.set_ops_index(k);
+    }
+}
+
 fn decode_section(
     obj: &Object,
     dec: &dyn Decoder,
@@ -416,15 +429,7 @@ fn decode_section(
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
     let (mut insns, ops) = decode_segments(dec, data, &segments, piece);
-    // Each instruction with operations finds them without a search.
-    let offs = ops.offsets();
-    let mut k = 0;
-    for ins in insns.iter_mut().filter(|i| i.has_ops()) {
-        while k < offs.len() && u64::from(offs[k]) < ins.offset() {
-            k += 1;
-        }
-        ins.set_ops_index(k);
-    }
+    index_ops(&mut insns, &ops);
     let mut code = SectionCode {
         section: sec,
         pages: page_index(&insns),
@@ -989,7 +994,7 @@ mod tests {
                 cuts.sort_unstable();
                 let segments = segments(&obj, s.index, &cuts);
                 let data = obj.section_data(s.index);
-                let (one, one_ops) = decode_segments(dec, data, &segments, None);
+                let (mut one, one_ops) = decode_segments(dec, data, &segments, None);
                 assert!(!one.is_empty() || s.size == 0);
                 let one_ops: Vec<_> = one_ops.iter().collect();
                 for piece in [1, 64, 1000] {
@@ -999,6 +1004,8 @@ mod tests {
                 }
                 // The model's own instructions are the same ones.
                 if let Some(code) = m.section_code(s.index) {
+                    let ops = decode_segments(dec, data, &segments, None).1;
+                    index_ops(&mut one, &ops);
                     assert!(code.insns == one, "{path} {}", s.name);
                 }
             }
