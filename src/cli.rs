@@ -34,6 +34,9 @@ pub enum Cmd {
     Seal(SealArgs),
     /// Landing pads needed vs unneeded, patchable layouts, per object and in total.
     Stats(StatsArgs),
+    /// The unwind table objlint computes (objtool's ORC), or how it agrees
+    /// with a reference: the ORC an object carries or objtool wrote.
+    Unwind(UnwindArgs),
     /// Language server on stdio.
     Lsp(LspArgs),
     /// Check the objects built from staged (or named) sources, found through
@@ -90,6 +93,28 @@ pub struct SealArgs {
     #[arg(long)]
     pub link: bool,
     pub input: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct UnwindArgs {
+    /// Output: short (one row per line, or a summary), json (one record).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Compare with the ORC table of this object (objtool's output for the
+    /// same code, or FILE itself with --reference FILE).
+    #[arg(long)]
+    pub reference: Option<PathBuf>,
+    /// As objtool's `--prefix=N`: N bytes of NOPs before a function take
+    /// its entry state.
+    #[arg(long)]
+    pub prefix: Option<u64>,
+    /// Disagreements to show.
+    #[arg(long, default_value_t = 10)]
+    pub examples: usize,
+    /// Folder of rule files replacing the built-in ones.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    pub file: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -231,6 +256,7 @@ pub fn main() -> i32 {
         Cmd::Symdiff(a) => crate::symdiff::run(&a),
         Cmd::Seal(a) => crate::seal::run(&a),
         Cmd::Stats(a) => crate::stats::run(&a),
+        Cmd::Unwind(a) => crate::unwind::run(&a),
         Cmd::Lsp(a) => crate::lsp::run(&a),
         Cmd::Precommit(a) => crate::precommit::run(&a),
         Cmd::Completions { shell } => {

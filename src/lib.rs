@@ -22,3 +22,4 @@ pub mod seal;
 pub mod source;
 pub mod stats;
 pub mod symdiff;
+pub mod unwind;

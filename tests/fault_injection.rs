@@ -73,11 +73,12 @@ fn drop_final_return(obj: &Object, m: &Model) -> Vec<Fault> {
         let range = m.insn_range(f);
         let seen = m.reachable(f);
         // Last instruction that is not trailing padding.
-        let Some(last) = range
-            .clone()
-            .rev()
-            .find(|&i| !matches!(code.insns[i].kind, Kind::Nop | Kind::Trap))
-        else {
+        let Some(last) = range.clone().rev().find(|&i| {
+            !matches!(
+                code.insns[i].kind,
+                Kind::Nop | Kind::Trap | Kind::Breakpoint
+            )
+        }) else {
             continue;
         };
         let ins = code.insns[last];

@@ -81,8 +81,12 @@ pub enum Kind {
     IndirectJump,
     /// `ret`, `retaa`, `iret`, `eret`, ...
     Return,
-    /// Ends the path: `ud2`, `int3`, `brk`, `udf`, `hlt` (arm64).
+    /// Ends the path: `ud2`, `brk`, `udf`, `hlt` (arm64).
     Trap,
+    /// x86 `int3`: a debugger or kprobe trap the kernel resumes after, so
+    /// the path goes on (objtool's INSN_TRAP, unlike `ud2`'s INSN_BUG).
+    /// Compilers place it after returns and jumps, where no path reaches.
+    Breakpoint,
     Nop,
     Pad(Pad),
     /// Opens user access (x86 `stac`, arm64 `msr pan, #0`).
@@ -138,6 +142,7 @@ impl Kind {
             Kind::Other => 13,
             Kind::Invalid => 14,
             Kind::ContextSwitch => 15,
+            Kind::Breakpoint => 16,
         }
     }
 }

@@ -54,7 +54,8 @@ fn classify(i: &Instruction) -> Kind {
         Mnemonic::Pushfq | Mnemonic::Pushf => return Kind::PushFlags,
         Mnemonic::Popfq | Mnemonic::Popf => return Kind::PopFlags,
         Mnemonic::Nop => return Kind::Nop,
-        Mnemonic::Ud0 | Mnemonic::Ud1 | Mnemonic::Ud2 | Mnemonic::Int3 => return Kind::Trap,
+        Mnemonic::Ud0 | Mnemonic::Ud1 | Mnemonic::Ud2 => return Kind::Trap,
+        Mnemonic::Int3 => return Kind::Breakpoint,
         // VM entries and hypercalls leave for the guest or the hypervisor and
         // come back after the instruction (or at a VM-exit address); they do
         // not call code of the kernel image.

@@ -59,6 +59,9 @@ pub struct Facts {
     pub framed: usize,
     /// The stack state before each instruction walked, when asked for.
     pub states: Vec<(Loc, Cfi)>,
+    /// The stack state after replacements shorter than their site, at the
+    /// site offset where they end (when states are asked for).
+    pub replacement_ends: Vec<(At, Cfi)>,
 }
 
 /// The events of one rule, in a fixed order.
@@ -136,7 +139,14 @@ struct Key {
     depth: i8,
     df: bool,
     pac: PacState,
+    /// Rule families that already reported on this path ([`QUIET_UACCESS`],
+    /// [`QUIET_NOINSTR`]): like objtool, one finding per path, but the path
+    /// goes on for the other rules.
+    quiet: u8,
 }
+
+const QUIET_UACCESS: u8 = 1;
+const QUIET_NOINSTR: u8 = 2;
 
 #[derive(Debug, Clone)]
 struct State {
@@ -149,6 +159,14 @@ struct State {
 }
 
 const NO_KEY: u32 = u32::MAX;
+
+impl State {
+    /// A rule family reported on this path: no more of its findings here.
+    fn quiet(&mut self, family: u8) {
+        self.key.quiet |= family;
+        self.key_id = NO_KEY;
+    }
+}
 
 const NO_CFI: u32 = u32::MAX;
 
@@ -200,6 +218,8 @@ struct Walk<'p, 'c, 'a> {
     calls: bool,
     framed: bool,
     framed_event: bool,
+    replacement_ends: Vec<(At, Cfi)>,
+    hints_seen: Vec<Loc>,
     seen_messages: FxHashSet<(At, &'static str)>,
 }
 
@@ -349,6 +369,9 @@ impl Visitor for Walk<'_, '_, '_> {
     fn arrive(&mut self, a: &Arrival, s: &mut State) -> bool {
         ARRIVALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut hint = false;
+        if a.marks.is_some_and(|mk| mk.hint.is_some()) {
+            self.hints_seen.push(a.loc);
+        }
         if self.stack
             && let Some(h) = a.marks.and_then(|mk| mk.hint)
         {
@@ -490,7 +513,7 @@ impl Walk<'_, '_, '_> {
             }
         }
         // User access (checks/uaccess.rs): toggles, then calls and returns.
-        if self.uaccess_on {
+        if self.uaccess_on && s.key.quiet & QUIET_UACCESS == 0 {
             let mut a = s.key.access;
             let ev = match st.insn.kind {
                 Kind::UaccessOpen if a.open => {
@@ -501,7 +524,8 @@ impl Walk<'_, '_, '_> {
                     None
                 }
                 // A close right after saving the state is smap_save(): deliberate.
-                Kind::UaccessClose if !a.open && !a.saved_any() => {
+                // Entry code (no function) closes what it cannot know is open.
+                Kind::UaccessClose if !a.open && !a.saved_any() && in_function => {
                     Some((uaccess::REDUNDANT, "redundant UACCESS disable"))
                 }
                 Kind::UaccessClose => {
@@ -523,7 +547,7 @@ impl Walk<'_, '_, '_> {
                 let ends = self.event(rule, at, msg.to_string(), st.owner);
                 self.uaccess_alt_note(st);
                 if ends {
-                    return false;
+                    s.quiet(QUIET_UACCESS);
                 }
             } else if a.open {
                 let e = match st.action {
@@ -548,13 +572,13 @@ impl Walk<'_, '_, '_> {
                     ev.notes = notes;
                     self.uaccess_alt_note(st);
                     if ends {
-                        return false;
+                        s.quiet(QUIET_UACCESS);
                     }
                 }
             }
         }
         // noinstr code calling out (checks/noinstr.rs).
-        if self.noinstr_on && s.key.depth <= 0 {
+        if self.noinstr_on && s.key.depth <= 0 && s.key.quiet & QUIET_NOINSTR == 0 {
             let call = match st.action {
                 Action::Call(c) => Some((c, false)),
                 Action::TailCall(c) => Some((c, true)),
@@ -581,7 +605,7 @@ impl Walk<'_, '_, '_> {
                     ev.notes.push(format!("through {}", m.obj.symbols[t].name));
                 }
                 if ends {
-                    return false;
+                    s.quiet(QUIET_NOINSTR);
                 }
             }
         }
@@ -681,6 +705,12 @@ impl Walk<'_, '_, '_> {
                 }
                 _ => {}
             }
+        }
+        if self.p.collect_states
+            && self.stack
+            && let Some(at) = st.replacement_end
+        {
+            self.replacement_ends.push((at, s.cfi));
         }
         if let Some(exit) = st.exit {
             let owner = st.owner;
@@ -933,9 +963,10 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
     }
 }
 
-/// Functions walked as roots: every function but preambles; `.cold` parts
-/// only when nothing jumps into them from outside (they are walked from
-/// their parent otherwise).
+/// Functions walked as roots: every function (preambles too: objtool
+/// walks `__cfi_` preambles, and their state is the function's entry
+/// state); `.cold` parts only when nothing jumps into them from outside
+/// (they are walked from their parent otherwise).
 fn roots(m: &Model) -> Vec<(usize, bool)> {
     let mut entered: FxHashSet<usize> = FxHashSet::default();
     for f in m.functions.iter().filter(|f| !is_cold(f.name)) {
@@ -956,7 +987,6 @@ fn roots(m: &Model) -> Vec<(usize, bool)> {
         }
     }
     (0..m.functions.len())
-        .filter(|&i| !m.functions[i].prefix)
         .filter_map(|i| {
             let cold = is_cold(m.functions[i].name);
             (!cold || !entered.contains(&i)).then_some((i, cold))
@@ -992,26 +1022,72 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         );
     }
     let mut facts = Facts::default();
-    for r in parts {
+    // objtool's validate_unwind_hints: code only unwind hints lead to
+    // (entry code), walked from each hint no walk reached, in address order.
+    let mut hints_seen: FxHashSet<Loc> = parts
+        .iter()
+        .flat_map(|r| r.hints_seen.iter().copied())
+        .collect();
+    let mut more = Vec::new();
+    for ((sec, off), _) in m.special().hints() {
+        let Some(i) = m.section_code(sec).and_then(|c| c.index_at(off)) else {
+            continue;
+        };
+        if hints_seen.contains(&(sec, i)) {
+            continue;
+        }
+        let r = walk_hint(cx, &p, &walker, (sec, i));
+        hints_seen.extend(r.hints_seen.iter().copied());
+        more.push(r);
+    }
+    for r in parts.into_iter().chain(more) {
         facts.events.extend(r.events);
         facts.calling += usize::from(r.calls);
         facts.framed += usize::from(r.calls && r.framed);
         facts.states.extend(r.states);
+        facts.replacement_ends.extend(r.replacement_ends);
     }
     facts
 }
 
 /// What one root's walk found.
 struct RootFacts {
+    hints_seen: Vec<Loc>,
     events: Vec<Event>,
     calls: bool,
     framed: bool,
     states: Vec<(Loc, Cfi)>,
+    replacement_ends: Vec<(At, Cfi)>,
+}
+
+/// Walk from an unwind hint no function's walk reached.
+fn walk_hint(cx: &Ctx, p: &Policy, walker: &Walker, at: Loc) -> RootFacts {
+    let m = cx.model;
+    let off = m.section_code(at.0).map_or(0, |c| c.insns[at.1].offset());
+    match m.function_containing(at.0, off) {
+        Some(fi) => walk_root_from(cx, p, walker, fi, &m.functions[fi], false, Some(at)),
+        None => {
+            let f = m.pseudo_function(at.0, off);
+            walk_root_from(cx, p, walker, usize::MAX, &f, false, Some(at))
+        }
+    }
 }
 
 fn walk_root(cx: &Ctx, p: &Policy, walker: &Walker, fi: usize, orphan_cold: bool) -> RootFacts {
+    let f = &cx.model.functions[fi];
+    walk_root_from(cx, p, walker, fi, f, orphan_cold, None)
+}
+
+fn walk_root_from(
+    cx: &Ctx,
+    p: &Policy,
+    walker: &Walker,
+    fi: usize,
+    f: &Function,
+    orphan_cold: bool,
+    from: Option<Loc>,
+) -> RootFacts {
     let m = cx.model;
-    let f = &m.functions[fi];
     let range = m.insn_range(f);
     let non_standard = p.non_standard.contains(&(f.section, f.start));
     let f_safe = p.safe.contains(f.name);
@@ -1022,8 +1098,8 @@ fn walk_root(cx: &Ctx, p: &Policy, walker: &Walker, fi: usize, orphan_cold: bool
         root: f,
         root_index: fi,
         stack,
-        uaccess_on: !orphan_cold && !p.resets.iter().any(|r| r == f.name),
-        noinstr_on: !orphan_cold && p.noinstr_checked && p.noinstr_sections[f.section],
+        uaccess_on: !orphan_cold && !f.prefix && !p.resets.iter().any(|r| r == f.name),
+        noinstr_on: !orphan_cold && !f.prefix && p.noinstr_checked && p.noinstr_sections[f.section],
         f_safe,
         base: range.start,
         own: vec![
@@ -1043,6 +1119,8 @@ fn walk_root(cx: &Ctx, p: &Policy, walker: &Walker, fi: usize, orphan_cold: bool
         calls: false,
         framed: false,
         framed_event: false,
+        replacement_ends: Vec::new(),
+        hints_seen: Vec::new(),
         seen_messages: FxHashSet::default(),
     };
     let init = State {
@@ -1060,7 +1138,17 @@ fn walk_root(cx: &Ctx, p: &Policy, walker: &Walker, fi: usize, orphan_cold: bool
         },
         key_id: NO_KEY,
     };
-    walker.walk(f, init, &mut w);
+    match from {
+        // Entered at a hint: the hint gives the state.
+        Some(at) => {
+            let init = State {
+                cfi: Cfi::undefined(),
+                ..init
+            };
+            walker.walk_from(f, at, init, &mut w)
+        }
+        None => walker.walk(f, init, &mut w),
+    }
     let mut states = Vec::new();
     if p.collect_states && stack {
         let sec = f.section;
@@ -1076,10 +1164,12 @@ fn walk_root(cx: &Ctx, p: &Policy, walker: &Walker, fi: usize, orphan_cold: bool
         }
     }
     RootFacts {
+        hints_seen: w.hints_seen,
         events: w.events,
         calls: w.calls,
         framed: w.framed,
         states,
+        replacement_ends: w.replacement_ends,
     }
 }
 

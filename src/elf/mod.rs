@@ -8,6 +8,7 @@
 
 pub mod annotations;
 pub mod compressed;
+pub mod orc;
 pub mod special;
 
 use goblin::container::{Container, Ctx, Endian};

@@ -9,6 +9,7 @@
 
 use super::special::Hint;
 use crate::arch::{Dst, FrameAbi, Op, RaHome, Reg, Src};
+use crate::elf::orc::{self, OrcEntry};
 
 /// A base in objtool's numbering: a register, or one of these.
 pub type Base = i8;
@@ -42,8 +43,9 @@ impl Loc {
 
 /// Registers tracked as saved: the callee-saved ones and the return address.
 pub const SLOTS: usize = 12;
-/// Registers whose copies of the stack pointer are followed (objtool's `vals`).
-const VALS: usize = 4;
+/// Registers whose copies of the stack pointer are followed (objtool's
+/// `vals`): all of them.
+const VALS: usize = 32;
 
 /// The unwinding type of a state (objtool's `UNWIND_HINT_TYPE_*`).
 pub type Type = u8;
@@ -54,8 +56,11 @@ pub struct Cfi {
     pub cfa: Loc,
     /// Per slot (see [`Frame::slot`]): where the register's entry value is.
     pub regs: [Loc; SLOTS],
-    /// Registers holding a value derived from the stack pointer, and which.
-    vals: [(i8, Loc); VALS],
+    /// Per register, when it holds a value derived from the stack pointer
+    /// (objtool's `vals`): the offset, and whether from the CFA or `*(sp)`.
+    vals_off: [i32; VALS],
+    vals_cfa: u32,
+    vals_ind: u32,
     pub stack_size: i32,
     pub drap_reg: Base,
     pub drap_offset: i32,
@@ -593,24 +598,38 @@ impl Frame {
     }
 
     fn val(&self, c: &Cfi, r: Base) -> Loc {
-        c.vals
-            .iter()
-            .find(|(reg, _)| *reg == r && r >= 0)
-            .map_or(Loc::UNDEF, |&(_, l)| l)
+        if !(0..VALS as Base).contains(&r) {
+            return Loc::UNDEF;
+        }
+        let bit = 1u32 << r;
+        let base = if c.vals_cfa & bit != 0 {
+            CFA
+        } else if c.vals_ind & bit != 0 {
+            SP_INDIRECT
+        } else {
+            return Loc::UNDEF;
+        };
+        Loc::new(base, c.vals_off[r as usize])
     }
 
     fn set_val(&self, c: &mut Cfi, r: Base, l: Loc) {
-        if r < 0 {
+        if !(0..VALS as Base).contains(&r) {
             return;
         }
-        if let Some(v) = c.vals.iter_mut().find(|(reg, _)| *reg == r) {
-            v.1 = l;
-            return;
-        }
-        // The oldest entry makes room (objtool keeps one per register; more
-        // than four live copies of the stack pointer do not occur).
-        c.vals.rotate_right(1);
-        c.vals[0] = (r, l);
+        let bit = 1u32 << r;
+        c.vals_cfa &= !bit;
+        c.vals_ind &= !bit;
+        c.vals_off[r as usize] = match l.base {
+            CFA => {
+                c.vals_cfa |= bit;
+                l.offset
+            }
+            SP_INDIRECT => {
+                c.vals_ind |= bit;
+                l.offset
+            }
+            _ => 0,
+        };
     }
 
     /// objtool's `has_modified_stack_frame`: anything not as at entry.
@@ -716,6 +735,47 @@ impl Frame {
     }
 }
 
+impl Frame {
+    /// The ORC row objtool writes for a state (`init_orc_entry`), or why
+    /// the state has none (a CFA or frame-pointer base ORC cannot name).
+    pub fn orc(&self, c: &Cfi) -> Result<OrcEntry, String> {
+        let mut e = OrcEntry::undefined();
+        match c.ty {
+            Hint::UNDEFINED => return Ok(e),
+            Hint::END_OF_STACK => {
+                e.ty = orc::ORC_TYPE_END_OF_STACK;
+                return Ok(e);
+            }
+            Hint::CALL => e.ty = orc::ORC_TYPE_CALL,
+            Hint::REGS => e.ty = orc::ORC_TYPE_REGS,
+            Hint::REGS_PARTIAL => e.ty = orc::ORC_TYPE_REGS_PARTIAL,
+            t => return Err(format!("unknown unwind hint type {t}")),
+        }
+        e.signal = c.signal;
+        e.sp_reg = match c.cfa.base {
+            4 => orc::ORC_REG_SP,
+            SP_INDIRECT => orc::ORC_REG_SP_INDIRECT,
+            5 => orc::ORC_REG_BP,
+            BP_INDIRECT => orc::ORC_REG_BP_INDIRECT,
+            10 => orc::ORC_REG_R10,
+            13 => orc::ORC_REG_R13,
+            7 => orc::ORC_REG_DI,
+            2 => orc::ORC_REG_DX,
+            b => return Err(format!("unknown CFA base reg {b}")),
+        };
+        let bp = self.reg(c, self.fp());
+        e.bp_reg = match bp.base {
+            UNDEFINED => orc::ORC_REG_UNDEFINED,
+            CFA => orc::ORC_REG_PREV_SP,
+            5 => orc::ORC_REG_BP,
+            b => return Err(format!("unknown BP base reg {b}")),
+        };
+        e.sp_offset = c.cfa.offset as i16;
+        e.bp_offset = bp.offset as i16;
+        Ok(e)
+    }
+}
+
 /// What differs from the entry state (see [`Frame::modified`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Modified {
@@ -739,7 +799,9 @@ impl Cfi {
         Cfi {
             cfa: Loc::UNDEF,
             regs: [Loc::UNDEF; SLOTS],
-            vals: [(-1, Loc::UNDEF); VALS],
+            vals_off: [0; VALS],
+            vals_cfa: 0,
+            vals_ind: 0,
             stack_size: 0,
             drap_reg: UNDEFINED,
             drap_offset: -1,

@@ -12,7 +12,7 @@
 //! else is counted, not guessed: a wrong table would invent landing-pad
 //! findings.
 
-use super::Model;
+use super::{Dest, Model};
 use crate::arch::{Kind, RelocUse};
 use crate::elf::{Machine, Place};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -208,21 +208,27 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
     // (function, jump section, jump offset, table section, table offset)
     let mut found: Vec<(usize, usize, u64, usize, u64)> = Vec::new();
     for (fi, f) in m.functions.iter().enumerate() {
-        let Some(code) = m
-            .section_code(f.section)
-            .filter(|c| c.has_any(Kind::IndirectJump.bit()))
-        else {
+        let Some(code) = m.section_code(f.section) else {
             continue;
         };
         let range = m.insn_range(f);
+        // Indirect jumps, and jumps through a retpoline thunk (objtool turns
+        // those into indirect jumps before looking for tables).
+        let dispatch = |k: usize| match code.insns[k].kind {
+            Kind::IndirectJump => true,
+            Kind::Jump => {
+                matches!(code.dest(k), Dest::External { sym } if m.is_indirect_thunk_sym(sym))
+            }
+            _ => false,
+        };
         for k in range.clone() {
-            if code.insns[k].kind != Kind::IndirectJump {
+            if !dispatch(k) {
                 continue;
             }
             let lo = k.saturating_sub(128).max(range.start);
             for j in (lo..=k).rev() {
                 let ins = &code.insns[j];
-                if j != k && ins.kind == Kind::IndirectJump {
+                if j != k && dispatch(j) {
                     break;
                 }
                 let table = obj

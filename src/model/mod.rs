@@ -4,6 +4,7 @@ pub mod address_taken;
 pub mod alternatives;
 pub mod cfi;
 pub mod jump_tables;
+pub mod orc;
 pub mod patchable;
 pub mod special;
 pub mod walk;
@@ -217,6 +218,9 @@ pub struct Model<'a> {
     /// Per symbol: [`SYM_RETURN_THUNK`], [`SYM_INDIRECT_THUNK`].
     sym_flags: Vec<u8>,
     indirect_jumps_leave: bool,
+    /// Places where a symbol of code starts (functions, and `STT_NOTYPE`
+    /// labels of hand-written code), for telling calls from intra-function calls.
+    symbol_starts: rustc_hash::FxHashSet<(usize, u64)>,
 }
 
 /// A jump to this symbol is a return.
@@ -603,6 +607,18 @@ impl<'a> Model<'a> {
             special,
             sym_flags,
             indirect_jumps_leave: rules.indirect_jumps_leave(obj.machine),
+            symbol_starts: obj
+                .symbols
+                .iter()
+                .filter(|s| {
+                    s.index != 0
+                        && matches!(s.st_type, 0 | 2)
+                        && !s.name.is_empty()
+                        && !s.name.starts_with(".L")
+                        && !s.name.starts_with('$')
+                })
+                .filter_map(|s| Some((s.section_index()?, s.value)))
+                .collect(),
             alts,
         };
         m.infer_noreturn();
@@ -700,6 +716,28 @@ impl<'a> Model<'a> {
     fn function_noreturn(&self, i: usize) -> bool {
         let f = &self.functions[i];
         self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])
+    }
+
+    /// Whether a symbol of code (a function or a label of hand-written
+    /// code) starts at a place.
+    pub fn symbol_starts_at(&self, section: usize, offset: u64) -> bool {
+        self.symbol_starts.contains(&(section, offset))
+    }
+
+    /// A stand-in function of no extent at a place, to walk code outside
+    /// every function from (entry code reached through unwind hints).
+    pub fn pseudo_function(&self, section: usize, offset: u64) -> Function<'a> {
+        Function {
+            sym: 0,
+            name: "",
+            section,
+            start: offset,
+            end: offset,
+            prefix: false,
+            weak: false,
+            global: false,
+            insns: 0..0,
+        }
     }
 
     /// The kernel tables and annotations of this object.

@@ -87,6 +87,17 @@ impl Special {
         self.marks.is_empty()
     }
 
+    /// Every instruction with an unwind hint, in address order.
+    pub fn hints(&self) -> Vec<(At, Hint)> {
+        let mut v: Vec<(At, Hint)> = self
+            .marks
+            .iter()
+            .filter_map(|(&at, m)| m.hint.map(|h| (at, h)))
+            .collect();
+        v.sort_unstable_by_key(|e| e.0);
+        v
+    }
+
     pub fn build(
         obj: &Object,
         code: &[Option<SectionCode>],

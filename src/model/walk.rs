@@ -92,6 +92,10 @@ pub struct Step<'a> {
     pub owner: Option<usize>,
     /// Where execution runs off to after this instruction, if it leaves.
     pub exit: Option<Exit>,
+    /// The last instruction of a replacement shorter than its site, falling
+    /// off its end: the state after it is the state at this offset of the
+    /// site (objtool's "fake NOP" of `handle_group_alt`).
+    pub replacement_end: Option<At>,
 }
 
 impl Step<'_> {
@@ -164,6 +168,7 @@ type Next = (Loc, Option<ReplCtx>);
 struct Flow {
     action: Action,
     exit: Option<Exit>,
+    replacement_end: Option<At>,
     /// Fall-through first, then the jump target.
     next: [Option<Next>; 2],
     /// Switch-table cases.
@@ -320,12 +325,16 @@ impl<'m, 'a> Walker<'m, 'a> {
         }
     }
 
-    /// A call to a label inside the function or the replacement it is in
-    /// (`call 1f; int3; 1:`): where it goes.
+    /// A call to a label inside the function, the replacement it is in, or
+    /// the code outside functions being walked (`call 1f; int3; 1:`): where
+    /// it goes. A call to where a symbol starts is a call, unless objtool's
+    /// annotation says otherwise.
     fn intra_call(
         &self,
         root: &Function,
+        owner: Option<usize>,
         dest: Dest,
+        annotated: bool,
         repl: Option<(ReplCtx, &AltSite, &Replacement)>,
     ) -> Option<Next> {
         let Dest::Local { section, offset } = dest else {
@@ -337,11 +346,10 @@ impl<'m, 'a> Walker<'m, 'a> {
         {
             return self.index(section, offset).map(|l| (l, Some(ctx)));
         }
-        if section == root.section && offset > root.start && offset < root.end {
-            return self.index(section, offset).map(|l| (l, None));
+        if !annotated && self.m.symbol_starts_at(section, offset) {
+            return None;
         }
-        let g = &self.m.functions[self.m.function_containing(section, offset)?];
-        (is_cold_part(root.name, g.name) && offset != g.start)
+        self.inside(root, owner, section, offset)
             .then(|| self.index(section, offset).map(|l| (l, None)))
             .flatten()
     }
@@ -366,6 +374,7 @@ impl<'m, 'a> Walker<'m, 'a> {
         let mut fl = Flow {
             action: Action::Plain,
             exit: None,
+            replacement_end: None,
             next: [None, None],
             cases: Vec::new(),
         };
@@ -375,7 +384,10 @@ impl<'m, 'a> Walker<'m, 'a> {
             Kind::Call => match code
                 .link(i)
                 .is_none()
-                .then(|| self.intra_call(root, dest, repl))
+                .then(|| {
+                    let annotated = marks.is_some_and(|m| m.intra_call);
+                    self.intra_call(root, owner, dest, annotated, repl)
+                })
                 .flatten()
             {
                 Some(to) => {
@@ -417,6 +429,12 @@ impl<'m, 'a> Walker<'m, 'a> {
                 falls = ins.kind == Kind::CondJump;
                 match self.jump_target(root, owner, dest, code.link(i), repl) {
                     Target::Here(to) => fl.next[1] = to,
+                    // A switch dispatched through a retpoline thunk.
+                    Target::Leaves(Callee::Indirect { .. })
+                        if let Some(cases) = self.m.jump_tables().cases(sec, ins.offset()) =>
+                    {
+                        fl.cases = cases.iter().filter_map(|&t| self.index(sec, t)).collect();
+                    }
                     Target::Leaves(c) => fl.action = Action::TailCall(c),
                     Target::Return => fl.action = Action::Return,
                     Target::Unknown => {}
@@ -431,7 +449,11 @@ impl<'m, 'a> Walker<'m, 'a> {
         if falls {
             match repl {
                 Some((_, site, r)) if ins.end() >= r.end => {
-                    fl.next[0] = self.site_end(site).map(|l| (l, None))
+                    fl.next[0] = self.site_end(site).map(|l| (l, None));
+                    let len = r.end - r.start;
+                    if len < site.end - site.start {
+                        fl.replacement_end = Some((site.section, site.start + len));
+                    }
                 }
                 // Inside the replacement, wherever it is placed.
                 Some((ctx, _, _)) => {
@@ -548,6 +570,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                         marks,
                         owner,
                         exit: fl.exit,
+                        replacement_end: fl.replacement_end,
                     };
                     if v.step(&step, &mut state) {
                         // Walked in this order: switch cases in table order,

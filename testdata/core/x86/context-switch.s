@@ -1,6 +1,8 @@
 # IRET in and out of functions, as objtool reads them: in an STT_FUNC it is
 # sync_core()'s return to itself (it pops its five-word frame and execution
 # goes on after it); in SYM_CODE entry code it leaves for another context.
+# INT3 is a trap the kernel resumes after (kprobes, the int3 selftest): it
+# does not end a path either.
 	.text
 	.globl	sync_core_like
 	.type	sync_core_like, @function
@@ -30,6 +32,18 @@ iret_in_function:
 next:
 	ret
 	.size	next, .-next
+
+	.globl	int3_in_function
+	.type	int3_in_function, @function
+int3_in_function:
+	int3
+	.size	int3_in_function, .-int3_in_function
+
+	.globl	after_int3
+	.type	after_int3, @function
+after_int3:
+	ret
+	.size	after_int3, .-after_int3
 
 	# Entry code (SYM_CODE_START: no function symbol): IRET ends it.
 	.globl	entry_code

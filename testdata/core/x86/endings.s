@@ -9,12 +9,6 @@ ends_ud2:
 1:	ud2
 	.size	ends_ud2, .-ends_ud2
 
-	.globl	ends_int3
-	.type	ends_int3, @function
-ends_int3:
-	int3
-	.size	ends_int3, .-ends_int3
-
 	.globl	tail_call
 	.type	tail_call, @function
 tail_call:

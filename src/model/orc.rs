@@ -1,0 +1,154 @@
+//! ORC tables from the stack states the walk recorded, as objtool's
+//! `orc_create` builds them: per code section, a row wherever the state
+//! changes, rows of alternative sites from the original and replacement
+//! code laid over each other byte by byte, `UNDEFINED` where no path went,
+//! and a terminator at the section's end. With `prefix` (objtool's
+//! `--prefix=N`) the N bytes of NOPs before a function take its entry state,
+//! as objtool gives them when it adds `__pfx_` symbols.
+
+use super::Model;
+use super::cfi::{Cfi, Frame};
+use super::special::At;
+use super::walk::Loc;
+use crate::arch::Kind;
+use crate::elf::orc::OrcEntry;
+use rustc_hash::FxHashMap;
+
+/// Sections objtool writes ORC for: code, but not alternative replacements
+/// or `.discard.*`.
+pub fn has_orc(m: &Model, section: usize) -> bool {
+    let s = &m.obj.sections[section];
+    s.is_exec()
+        && s.name != ".altinstr_replacement"
+        && s.name != ".altinstr_aux"
+        && !s.name.starts_with(".discard.")
+}
+
+/// The rows of every section (empty for sections without ORC), and the
+/// states objtool could not have written (`unknown CFA base reg` ...).
+pub fn generate(
+    m: &Model,
+    frame: &Frame,
+    states: &FxHashMap<Loc, Cfi>,
+    replacement_ends: &FxHashMap<At, Cfi>,
+    prefix: Option<u64>,
+) -> (Vec<Vec<(u64, OrcEntry)>>, usize) {
+    let mut errors = 0;
+    let mut entry = |c: &Cfi| match frame.orc(c) {
+        Ok(e) => e,
+        Err(_) => {
+            errors += 1;
+            OrcEntry::undefined()
+        }
+    };
+    // Prefix NOPs take the state of the function they precede.
+    let mut prefixed: FxHashMap<Loc, Cfi> = FxHashMap::default();
+    if let Some(n) = prefix.filter(|&n| n > 0) {
+        for f in &m.functions {
+            let Some(code) = m.section_code(f.section) else {
+                continue;
+            };
+            let Some(i) = code.index_at(f.start) else {
+                continue;
+            };
+            let Some(c) = states.get(&(f.section, i)) else {
+                continue;
+            };
+            let mut k = i;
+            let mut run = Vec::new();
+            while let Some(p) = k.checked_sub(1) {
+                let ins = &code.insns[p];
+                if ins.kind != Kind::Nop || ins.end() != code.insns[p + 1].offset() {
+                    break;
+                }
+                let back = f.start - ins.offset();
+                if back > n {
+                    break;
+                }
+                run.push(p);
+                if back == n {
+                    for &q in &run {
+                        prefixed.insert((f.section, q), *c);
+                    }
+                    break;
+                }
+                k = p;
+            }
+        }
+    }
+    let mut out = vec![Vec::new(); m.obj.sections.len()];
+    for (sec, code) in m.code.iter().enumerate() {
+        let Some(code) = code else { continue };
+        if !has_orc(m, sec) {
+            continue;
+        }
+        let rows = &mut out[sec];
+        let mut prev = OrcEntry::undefined();
+        let mut push = |rows: &mut Vec<(u64, OrcEntry)>, at: u64, e: OrcEntry| {
+            if e != prev {
+                rows.push((at, e));
+                prev = e;
+            }
+        };
+        let mut i = 0;
+        while i < code.insns.len() {
+            let ins = &code.insns[i];
+            if let Some(site) = m.alts.site_at(sec, ins.offset())
+                && site.end > site.start
+            {
+                // The group's bytes: a state wherever some version of the
+                // code has an instruction boundary, the original first.
+                let len = site.end - site.start;
+                let mut at: Vec<Option<Cfi>> = vec![None; len as usize];
+                let mut j = i;
+                while j < code.insns.len() && code.insns[j].offset() < site.end {
+                    let k = (code.insns[j].offset() - site.start) as usize;
+                    at[k] = states.get(&(sec, j)).copied();
+                    j += 1;
+                }
+                for r in site.repls.iter().filter(|r| r.end > r.start) {
+                    let Some(rc) = m.section_code(r.section) else {
+                        continue;
+                    };
+                    let mut q = rc.lower_bound(r.start);
+                    while q < rc.insns.len() && rc.insns[q].offset() < r.end {
+                        let k = (rc.insns[q].offset() - r.start) as usize;
+                        if k < at.len()
+                            && at[k].is_none()
+                            && let Some(c) = states.get(&(r.section, q))
+                        {
+                            at[k] = Some(*c);
+                        }
+                        q += 1;
+                    }
+                }
+                // Where a shorter replacement ends, the state after it.
+                for r in &site.repls {
+                    let k = (r.end - r.start) as usize;
+                    if k < at.len()
+                        && at[k].is_none()
+                        && let Some(c) = replacement_ends.get(&(sec, site.start + k as u64))
+                    {
+                        at[k] = Some(*c);
+                    }
+                }
+                for (k, c) in at.iter().enumerate() {
+                    if let Some(c) = c {
+                        let e = entry(c);
+                        push(rows, site.start + k as u64, e);
+                    }
+                }
+                i = j.max(i + 1);
+                continue;
+            }
+            let c = states.get(&(sec, i)).or_else(|| prefixed.get(&(sec, i)));
+            let e = c.map_or_else(OrcEntry::undefined, &mut entry);
+            push(rows, ins.offset(), e);
+            i += 1;
+        }
+        if !rows.is_empty() {
+            rows.push((m.obj.sections[sec].size, OrcEntry::undefined()));
+        }
+    }
+    (out, errors)
+}

@@ -1,0 +1,237 @@
+//! `objlint unwind`: the unwind tables objlint computes, and how they agree
+//! with the ground truth objects carry — the ORC rows objtool wrote (x86)
+//! and the compiler's DWARF CFI (both arches).
+
+use crate::checks::{Ctx, flow};
+use crate::config::Options;
+use crate::elf::Object;
+use crate::elf::orc::OrcEntry;
+use crate::model::Model;
+use crate::model::cfi::{Cfi, Frame};
+use crate::model::orc;
+use crate::rules::Rules;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Computed ORC rows per section, and states ORC cannot express.
+pub struct Computed {
+    pub rows: Vec<Vec<(u64, OrcEntry)>>,
+    pub unexpressible: usize,
+    pub walked: usize,
+}
+
+/// The ORC objtool would write for this object, from objlint's walk.
+pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64>) -> Computed {
+    let cx = Ctx::new(m, rules, opts);
+    let facts = flow::analyze(&cx, true);
+    let states: FxHashMap<_, Cfi> = facts.states.into_iter().collect();
+    let mut ends: FxHashMap<_, Cfi> = FxHashMap::default();
+    for (at, c) in facts.replacement_ends {
+        ends.entry(at).or_insert(c);
+    }
+    let frame = Frame::new(m.dec.frame());
+    let (rows, unexpressible) = orc::generate(m, &frame, &states, &ends, prefix);
+    Computed {
+        rows,
+        unexpressible,
+        walked: states.len(),
+    }
+}
+
+/// How two ORC tables of one object's code agree.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct OrcAgreement {
+    /// Row addresses of either table, compared.
+    pub compared: usize,
+    pub agree: usize,
+    pub disagree: usize,
+    /// Rows in the reference table, in the computed one.
+    pub reference_rows: usize,
+    pub computed_rows: usize,
+    /// Disagreements by what differs.
+    pub classes: BTreeMap<String, usize>,
+    /// A few disagreements: `function+0xoff: reference | computed`.
+    pub examples: Vec<String>,
+}
+
+fn effective(rows: &[(u64, OrcEntry)], at: u64) -> OrcEntry {
+    let i = rows.partition_point(|r| r.0 <= at);
+    i.checked_sub(1)
+        .map_or_else(OrcEntry::undefined, |i| rows[i].1)
+}
+
+fn class(r: &OrcEntry, c: &OrcEntry) -> String {
+    let und = |e: &OrcEntry| e.ty == 0;
+    if und(c) && !und(r) {
+        return "not walked by objlint".into();
+    }
+    if und(r) && !und(c) {
+        return "not walked by objtool".into();
+    }
+    let mut what = Vec::new();
+    if r.ty != c.ty {
+        what.push("type");
+    }
+    if r.sp_reg != c.sp_reg || r.sp_offset != c.sp_offset {
+        what.push("sp");
+    }
+    if r.bp_reg != c.bp_reg || r.bp_offset != c.bp_offset {
+        what.push("bp");
+    }
+    if r.signal != c.signal {
+        what.push("signal");
+    }
+    what.join("+")
+}
+
+/// Compare a computed table with a reference one, at every row address of
+/// either, section by section (sections are matched by index: the
+/// reference is the same object, or the same object after objtool, whose
+/// code sections keep their indexes).
+pub fn compare_orc(
+    m: &Model,
+    computed: &[Vec<(u64, OrcEntry)>],
+    reference: &[Vec<(u64, OrcEntry)>],
+    examples: usize,
+) -> OrcAgreement {
+    let mut a = OrcAgreement::default();
+    for sec in 0..computed.len().max(reference.len()) {
+        let ours = computed.get(sec).map_or(&[][..], Vec::as_slice);
+        let theirs = reference.get(sec).map_or(&[][..], Vec::as_slice);
+        a.reference_rows += theirs.len();
+        a.computed_rows += ours.len();
+        let mut ips: Vec<u64> = ours.iter().chain(theirs).map(|r| r.0).collect();
+        ips.sort_unstable();
+        ips.dedup();
+        for ip in ips {
+            a.compared += 1;
+            let (r, c) = (effective(theirs, ip), effective(ours, ip));
+            if r == c {
+                a.agree += 1;
+                continue;
+            }
+            a.disagree += 1;
+            *a.classes.entry(class(&r, &c)).or_default() += 1;
+            if a.examples.len() < examples {
+                a.examples.push(format!(
+                    "{}: {} | {}",
+                    m.place_name(sec, ip),
+                    r.text(),
+                    c.text()
+                ));
+            }
+        }
+    }
+    a
+}
+
+/// The ORC rows of a reference object, by section index (none when it
+/// has no ORC sections: objtool writes none for an object without code).
+pub fn reference_orc(obj: &Object) -> Result<Vec<Vec<(u64, OrcEntry)>>, String> {
+    let t = obj.orc_table();
+    if let Some(e) = t.error {
+        return Err(e);
+    }
+    Ok(t.rows)
+}
+
+fn read(path: &std::path::Path) -> Result<crate::input::Loaded, String> {
+    let l = crate::input::load(path)?;
+    if l.members.len() != 1 || l.members[0].0.is_some() {
+        return Err("unwind reads single objects, not archives".into());
+    }
+    Ok(l)
+}
+
+/// `objlint unwind`.
+pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
+    let fail = |p: &std::path::Path, e: &dyn std::fmt::Display| {
+        eprintln!("objlint: {}: {e}", p.display());
+        2
+    };
+    let rules = match Rules::load(a.rules.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("objlint: {e}");
+            return 2;
+        }
+    };
+    let loaded = match read(&a.file) {
+        Ok(l) => l,
+        Err(e) => return fail(&a.file, &e),
+    };
+    let obj = match Object::parse(&loaded.bytes) {
+        Ok(o) => o,
+        Err(e) => return fail(&a.file, &e.0),
+    };
+    let m = Model::build(&obj, &rules);
+    let opts = Options::default();
+    let computed = computed_orc(&m, &rules, &opts, a.prefix);
+    let json = a.format == Some(crate::report::Format::Json);
+    let Some(refpath) = &a.reference else {
+        for (sec, rows) in computed.rows.iter().enumerate() {
+            for (off, e) in rows {
+                println!("{}+{off:#x}: {}", obj.section_name(sec), e.text());
+            }
+        }
+        return 0;
+    };
+    let rl = match read(refpath) {
+        Ok(l) => l,
+        Err(e) => return fail(refpath, &e),
+    };
+    let robj = match Object::parse(&rl.bytes) {
+        Ok(o) => o,
+        Err(e) => return fail(refpath, &e.0),
+    };
+    // The reference must hold the same code at the same section indexes.
+    for s in obj.sections.iter().filter(|s| s.is_exec()) {
+        let same = robj
+            .sections
+            .get(s.index)
+            .is_some_and(|r| r.name == s.name && r.size == s.size);
+        if !same {
+            return fail(
+                refpath,
+                &format!(
+                    "section {} ({}) differs from {}",
+                    s.index,
+                    s.name,
+                    a.file.display()
+                ),
+            );
+        }
+    }
+    let reference = match reference_orc(&robj) {
+        Ok(r) => r,
+        Err(e) => return fail(refpath, &e),
+    };
+    let agreement = compare_orc(&m, &computed.rows, &reference, a.examples);
+    if json {
+        let rec = serde_json::json!({
+            "file": a.file.display().to_string(),
+            "reference": refpath.display().to_string(),
+            "walked": computed.walked,
+            "unexpressible": computed.unexpressible,
+            "orc": agreement,
+        });
+        println!("{rec}");
+    } else {
+        println!(
+            "{}: {} ORC rows compared with {}: {} agree, {} disagree",
+            a.file.display(),
+            agreement.compared,
+            refpath.display(),
+            agreement.agree,
+            agreement.disagree
+        );
+        for (c, n) in &agreement.classes {
+            println!("  {n:>6}  {c}");
+        }
+        for e in &agreement.examples {
+            println!("  {e}");
+        }
+    }
+    i32::from(agreement.disagree > 0)
+}
