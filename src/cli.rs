@@ -201,6 +201,12 @@ pub struct CheckArgs {
     /// Treat objects as built without IBT/BTI.
     #[arg(long = "no-ibt")]
     pub no_ibt: bool,
+    /// Treat objects as built with frame pointers (frame-pointer rule).
+    #[arg(long, overrides_with = "no_frame_pointer")]
+    pub frame_pointer: bool,
+    /// Treat objects as built without frame pointers.
+    #[arg(long = "no-frame-pointer")]
+    pub no_frame_pointer: bool,
     /// Expected -fpatchable-function-entry=M,N layout.
     #[arg(long, value_name = "M,N")]
     pub patchable: Option<String>,
@@ -306,6 +312,12 @@ pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
     }
     if a.no_ibt {
         opts.ibt = Some(false);
+    }
+    if a.frame_pointer {
+        opts.frame_pointer = Some(true);
+    }
+    if a.no_frame_pointer {
+        opts.frame_pointer = Some(false);
     }
     if let Some(p) = &a.patchable {
         let (m, n) = p

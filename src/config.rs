@@ -14,6 +14,9 @@ pub struct Options {
     pub severities: HashMap<String, Severity>,
     /// Force IBT/BTI checks on or off (`--ibt`/`--no-ibt`); detected when `None`.
     pub ibt: Option<bool>,
+    /// Whether objects are built with frame pointers (`--frame-pointer`);
+    /// detected when `None`.
+    pub frame_pointer: Option<bool>,
     /// Expected `-fpatchable-function-entry=M,N`; inferred when `None`.
     pub patchable: Option<(u32, u32)>,
     /// The input is a linked whole (vmlinux.o, a final module object).
@@ -65,6 +68,9 @@ pub struct ConfigFile {
     pub patchable: Option<[u32; 2]>,
     #[serde(default)]
     pub ibt: Option<bool>,
+    /// Objects are built with frame pointers (the frame-pointer rule).
+    #[serde(default)]
+    pub frame_pointer: Option<bool>,
     #[serde(default)]
     pub link: Option<bool>,
     /// Folder with rule files replacing the built-in ones.
@@ -111,6 +117,9 @@ impl ConfigFile {
         }
         if self.ibt.is_some() {
             opts.ibt = self.ibt;
+        }
+        if self.frame_pointer.is_some() {
+            opts.frame_pointer = self.frame_pointer;
         }
         if let Some(l) = self.link {
             opts.link = l;

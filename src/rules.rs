@@ -17,6 +17,7 @@ const ALTERNATIVES: &str = include_str!("../rules/alternatives.toml");
 const NOINSTR: &str = include_str!("../rules/noinstr.toml");
 const CALLS: &str = include_str!("../rules/calls.toml");
 const SPECIAL: &str = include_str!("../rules/special.toml");
+const STACK: &str = include_str!("../rules/stack.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -463,6 +464,21 @@ pub struct Annotations {
     pub typed: TypedAnnotations,
 }
 
+/// How a frame-pointer build is told from the object (`rules/stack.toml`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FramePointerDetect {
+    pub share: f64,
+    pub min_calling: usize,
+}
+
+/// `rules/stack.toml`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StackRules {
+    pub frame_pointer_detect: ArchValues<FramePointerDetect>,
+}
+
 /// `rules/special.toml`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -497,6 +513,7 @@ pub struct Rules {
     pub landing_pads: LandingPadRules,
     pub patchable: PatchableRules,
     pub special: SpecialRules,
+    pub stack: StackRules,
 }
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -533,6 +550,7 @@ impl Rules {
             landing_pads: load(dir, "landing_pads.toml", LANDING_PADS)?,
             patchable: load(dir, "patchable.toml", PATCHABLE)?,
             special: load(dir, "special.toml", SPECIAL)?,
+            stack: load(dir, "stack.toml", STACK)?,
         })
     }
 

@@ -61,12 +61,50 @@ fn effective(rows: &[(u64, OrcEntry)], at: u64) -> OrcEntry {
         .map_or_else(OrcEntry::undefined, |i| rows[i].1)
 }
 
-fn class(r: &OrcEntry, c: &OrcEntry) -> String {
+/// Why the two tables differ at a row address, as far as the object tells.
+fn class(
+    m: &Model,
+    reference: &[(u64, OrcEntry)],
+    sec: usize,
+    ip: u64,
+    r: &OrcEntry,
+    c: &OrcEntry,
+) -> String {
     let und = |e: &OrcEntry| e.ty == 0;
+    let linked = !m.special().annotated;
     if und(c) && !und(r) {
-        return "not walked by objlint".into();
+        // The instruction before: a call objlint knows never returns?
+        if let Some(code) = m.section_code(sec) {
+            let i = code.lower_bound(ip);
+            if let Some(p) = i.checked_sub(1)
+                && code.insns[p].kind == crate::arch::Kind::Call
+                && m.call_is_noreturn(code, p)
+            {
+                return "after a call objlint proves never returns".into();
+            }
+        }
+        return if linked {
+            "not walked by objlint: reached through annotations the module link dropped".into()
+        } else {
+            "not walked by objlint".into()
+        };
     }
     if und(r) && !und(c) {
+        // objtool wrote nothing for the whole function: it was told not to
+        // follow it (STACK_FRAME_NON_STANDARD), in an annotation now gone.
+        if let Some(fi) = m.function_containing(sec, ip) {
+            let f = &m.functions[fi];
+            let lo = reference
+                .partition_point(|x| x.0 <= f.start)
+                .saturating_sub(1);
+            let silent = reference[lo..]
+                .iter()
+                .take_while(|x| x.0 < f.end)
+                .all(|x| und(&x.1));
+            if silent && linked {
+                return "not walked by objtool: a function objtool does not follow (annotation dropped at link)".into();
+            }
+        }
         return "not walked by objtool".into();
     }
     let mut what = Vec::new();
@@ -112,7 +150,9 @@ pub fn compare_orc(
                 continue;
             }
             a.disagree += 1;
-            *a.classes.entry(class(&r, &c)).or_default() += 1;
+            *a.classes
+                .entry(class(m, theirs, sec, ip, &r, &c))
+                .or_default() += 1;
             if a.examples.len() < examples {
                 a.examples.push(format!(
                     "{}: {} | {}",

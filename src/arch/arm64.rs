@@ -487,6 +487,25 @@ fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Opti
         .find(|&k| word(data, &insns[k]).is_some_and(|w| writes(w, insns[k].kind) == Some(reg)))
 }
 
+/// Index of the last instruction before `hi` that writes `reg`, looking
+/// back past conditional branches (and past calls when `reg` is one a call
+/// preserves, x19..x28), up to `hi - 96`: a table's address is often set
+/// up before a loop or a bounds check, outside the dispatch block.
+fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<usize> {
+    for k in (hi.saturating_sub(96)..hi).rev() {
+        let ins = &insns[k];
+        match ins.kind {
+            Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap => return None,
+            Kind::Call | Kind::IndirectCall if !(19..=28).contains(&reg) => return None,
+            _ => {}
+        }
+        if word(data, ins).is_some_and(|w| writes(w, ins.kind) == Some(reg)) {
+            return Some(k);
+        }
+    }
+    None
+}
+
 /// Entries of a table whose index is in `regs`, from a bounds check
 /// `cmp rI, #n` that branches away from the dispatch (`b.hi`/`b.hs`) just
 /// before `block` (the dispatch block's first instruction), or that branches
@@ -683,7 +702,8 @@ impl Decoder for Arm64 {
         };
         // `add ..., sxtb #2` over `ldrb`: gcc's signed byte entries.
         let signed = signed || sext.is_some_and(|n| (1u8 << n) == size);
-        let k_table = last_def(insns, data, lo, k_load, table_reg)?;
+        let k_table = last_def(insns, data, lo, k_load, table_reg)
+            .or_else(|| last_def_far(insns, data, lo, table_reg))?;
         let table_pc = match op_at(insns, data, k_table)? {
             Op::AddImm { rn, .. } if rn == table_reg => None,
             Op::Adr { to, .. } => Some(to),
@@ -707,6 +727,28 @@ impl Decoder for Arm64 {
             shift,
             entries: bound(insns, data, lo, &regs),
         })
+    }
+
+    /// `br xT` with `xT = xB + entry` and `xB` from `adr` in its block: a
+    /// switch dispatch, even when the table itself cannot be found.
+    fn dispatch_form(&self, insns: &[Insn], data: &[u8], jump: usize) -> bool {
+        let Some(w) = insns.get(jump).and_then(|i| word(data, i)) else {
+            return false;
+        };
+        if w & 0xffff_fc1f != 0xd61f_0000 {
+            return false;
+        }
+        let lo = jump.saturating_sub(32);
+        let target = (w >> 5) & 31;
+        let Some(k_add) = last_def(insns, data, lo, jump, target) else {
+            return false;
+        };
+        let Some(Op::AddReg { rn, .. }) = op_at(insns, data, k_add) else {
+            return false;
+        };
+        last_def(insns, data, lo, k_add, rn)
+            .and_then(|k| op_at(insns, data, k))
+            .is_some_and(|o| matches!(o, Op::Adr { .. }))
     }
 
     fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad> {

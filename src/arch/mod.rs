@@ -326,6 +326,12 @@ pub trait Decoder: Sync {
     fn table_jump(&self, _insns: &[Insn], _data: &[u8], _jump: usize) -> Option<TableJump> {
         None
     }
+    /// Whether the indirect jump `insns[jump]` has the form of a switch
+    /// dispatch (its target computed from a label plus a scaled entry),
+    /// whether or not [`Decoder::table_jump`] could find its table.
+    fn dispatch_form(&self, _insns: &[Insn], _data: &[u8], _jump: usize) -> bool {
+        false
+    }
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;
     /// A little less than the average instruction size in real code, to

@@ -497,7 +497,7 @@ impl Walk<'_, '_, '_> {
                         if s.cfi != before {
                             s.cfi_id = NO_CFI;
                         }
-                        self.pac_stack_op(&op, s);
+                        self.pac_stack_op(&op, &before, s);
                     }
                     Op::Direction(set) => s.key.df = set,
                     Op::Pac { reg, pac }
@@ -778,26 +778,38 @@ impl Walk<'_, '_, '_> {
         self.last().notes.push(note);
     }
 
-    /// Stores and loads of x30 move its signature state with it.
-    fn pac_stack_op(&mut self, op: &Op, s: &mut State) {
-        let Some(ra) = self.p.frame.ra_reg() else {
+    /// Saving x30 to its save slot and restoring it from there move its
+    /// signature state with it (the stack model tells which store is the
+    /// save, `before` being the state before the operation); any other
+    /// write to x30 replaces what it held.
+    fn pac_stack_op(&mut self, op: &Op, before: &Cfi, s: &mut State) {
+        let frame = &self.p.frame;
+        let Some(ra) = frame.ra_reg() else {
             return;
         };
         let Op::Stack { src, dst } = *op else { return };
+        let k = frame.ra_slot();
+        let (was, now) = (before.regs[k], s.cfi.regs[k]);
         match (src, dst) {
             (crate::arch::Src::Reg(r), crate::arch::Dst::Store(..)) if r == ra => {
-                s.key.pac.saved = s.key.pac.lr;
-            }
-            (crate::arch::Src::Load(..), crate::arch::Dst::Reg(r)) if r == ra => {
-                if s.key.pac.signed.is_some()
-                    && s.key.pac.lr == Lr::Plain
-                    && s.key.pac.saved != Lr::Plain
-                {
-                    s.key.pac.reloaded = true;
+                if was != now {
+                    s.key.pac.saved = s.key.pac.lr;
                 }
-                s.key.pac.lr = s.key.pac.saved;
             }
-            (_, crate::arch::Dst::Reg(r)) if r == ra => s.key.pac.lr = Lr::Other,
+            (_, crate::arch::Dst::Reg(r)) if r == ra => {
+                let restored = was.base == crate::model::cfi::CFA && now != was;
+                if restored {
+                    if s.key.pac.signed.is_some()
+                        && s.key.pac.lr == Lr::Plain
+                        && s.key.pac.saved != Lr::Plain
+                    {
+                        s.key.pac.reloaded = true;
+                    }
+                    s.key.pac.lr = s.key.pac.saved;
+                } else {
+                    s.key.pac.lr = Lr::Other;
+                }
+            }
             _ => {}
         }
     }

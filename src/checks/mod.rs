@@ -4,12 +4,15 @@ pub mod bti_missing_landing_pad;
 pub mod call_ops_align;
 pub mod fallthrough;
 pub mod flow;
+pub mod frame_pointer;
 pub mod gnu_property;
 pub mod ibt_missing_endbr;
 pub mod kcfi_hash_offset;
 pub mod landing;
 pub mod noinstr;
+pub mod pac_ret;
 pub mod patchable_entry;
+pub mod stack;
 pub mod symtab_shndx;
 pub mod uaccess;
 
@@ -185,6 +188,12 @@ pub fn all() -> Vec<&'static dyn Check> {
         &uaccess::UaccessReturn,
         &uaccess::UaccessRedundant,
         &noinstr::NoinstrCall,
+        &stack::StackMismatch,
+        &stack::StackModifiedReturn,
+        &stack::StackModifiedSiblingCall,
+        &stack::StackUndefined,
+        &frame_pointer::FramePointer,
+        &pac_ret::PacRet,
         &symtab_shndx::SymtabShndx,
     ]
 }

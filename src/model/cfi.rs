@@ -66,6 +66,9 @@ pub struct Cfi {
     pub drap_offset: i32,
     pub drap: bool,
     pub bp_scratch: bool,
+    /// arm64: slots whose register was written since it was saved (a saved
+    /// x29 or x30 never written since still holds its entry value).
+    dirty: u16,
     pub ty: Type,
     pub signal: bool,
     /// `UNWIND_HINT_UNDEFINED`: stack operations are not followed.
@@ -222,6 +225,33 @@ impl Frame {
         in_function: bool,
         next_has_hint: bool,
     ) -> Result<(), Unsupported> {
+        // arm64: a write to a saved x29/x30 that restores nothing leaves the
+        // slot as it was, and the register no longer holds its entry value.
+        let watched = match *op {
+            Op::Stack {
+                dst: Dst::Reg(d), ..
+            } if self.arm64 && (d as Base == self.fp() || Some(d) == self.ra_reg()) => {
+                self.slot(d).filter(|&k| c.regs[k].base == CFA)
+            }
+            _ => None,
+        };
+        let was = watched.map(|k| c.regs[k]);
+        let r = self.apply_op(c, op, in_function, next_has_hint);
+        if let (Some(k), Some(was)) = (watched, was)
+            && c.regs[k] == was
+        {
+            c.dirty |= 1 << k;
+        }
+        r
+    }
+
+    fn apply_op(
+        &self,
+        c: &mut Cfi,
+        op: &Op,
+        in_function: bool,
+        next_has_hint: bool,
+    ) -> Result<(), Unsupported> {
         let Op::Stack { src, dst } = *op else {
             return Ok(());
         };
@@ -293,6 +323,7 @@ impl Frame {
                     }
                     Src::Load(s, off) => {
                         let s = s as Base;
+                        let old_cfa = c.cfa;
                         if !c.drap && d == c.cfa.base && d == bp {
                             // mov disp(%rsp), %rbp
                             c.cfa.base = sp;
@@ -313,6 +344,13 @@ impl Frame {
                             self.restore(c, d);
                         } else if s == sp && off == saved.wrapping_add(c.stack_size) {
                             // mov disp(%rsp), %reg
+                            self.restore(c, d);
+                        } else if self.arm64
+                            && s == old_cfa.base
+                            && off == saved.wrapping_add(old_cfa.offset)
+                        {
+                            // ldr x29, [x29]: the frame record's own slot,
+                            // through the register the CFA was computed from
                             self.restore(c, d);
                         } else if self.arm64 {
                             self.clobber(c, d)?;
@@ -549,10 +587,13 @@ impl Frame {
             return Err(Unsupported::StackRegister);
         }
         if let Some(k) = self.slot(r as Reg)
-            && c.regs[k].base == UNDEFINED
             && (r == self.fp() || Some(r as Reg) == self.ra_reg())
         {
-            c.regs[k] = Loc::new(CLOBBERED, 0);
+            if c.regs[k].base == UNDEFINED {
+                c.regs[k] = Loc::new(CLOBBERED, 0);
+            } else {
+                c.dirty |= 1 << k;
+            }
         }
         Ok(())
     }
@@ -594,6 +635,7 @@ impl Frame {
         }
         if let Some(k) = self.slot(r as Reg) {
             c.regs[k] = self.entry.regs[k];
+            c.dirty &= !(1 << k);
         }
     }
 
@@ -641,8 +683,18 @@ impl Frame {
         if c.cfa.offset != e.cfa.offset || c.stack_size != e.cfa.offset {
             return Some(Modified::StackSize);
         }
+        // arm64 x29 and x30 saved and never written since hold their
+        // entry values still (hand-written code that skips the reload).
+        let intact = |k: usize| {
+            self.arm64
+                && c.regs[k].base == CFA
+                && c.dirty & (1 << k) == 0
+                && self
+                    .slot_reg(k)
+                    .is_some_and(|r| r as Base == self.fp() || Some(r) == self.ra_reg())
+        };
         (0..SLOTS)
-            .find(|&k| c.regs[k] != e.regs[k])
+            .find(|&k| c.regs[k] != e.regs[k] && !intact(k))
             .map(Modified::Register)
     }
 
@@ -807,6 +859,7 @@ impl Cfi {
             drap_offset: -1,
             drap: false,
             bp_scratch: false,
+            dirty: 0,
             ty: Hint::UNDEFINED,
             signal: false,
             force_undefined: false,
@@ -915,5 +968,22 @@ mod tests {
         // A call with x30 never saved loses the return address.
         let (f, c) = run(&Arm64, &words(&[0x94000000]));
         assert_eq!(f.modified(&c), Some(Modified::Register(f.ra_slot())));
+        // A frame record set up and dropped without reloading x29: x29 was
+        // written (mov x29, sp) and is lost.
+        let (f, c) = run(&Arm64, &words(&[0xa9bf7bfd, 0x910003fd, 0x910043ff]));
+        assert_eq!(f.modified(&c), Some(Modified::Cfa));
+        // ... and the same with sp moved back through x29 first.
+        let (f, c) = run(
+            &Arm64,
+            &words(&[0xa9bf7bfd, 0x910003fd, 0x910003bf, 0x910043ff]),
+        );
+        assert!(f.modified(&c).is_some(), "{}", f.describe(&c));
+        // OpenSSL's epilogue without calls: ldr x29, [x29]; add sp, sp, #16
+        // (x30 never written, so it needs no reload).
+        let (f, c) = run(
+            &Arm64,
+            &words(&[0xa9bf7bfd, 0x910003fd, 0xf94003bd, 0x910043ff]),
+        );
+        assert_eq!(f.modified(&c), None, "{}", f.describe(&c));
     }
 }

@@ -98,6 +98,10 @@ impl JumpTables {
                     continue;
                 }
                 let Some(tj) = m.dec.table_jump(insns, data, k) else {
+                    if m.dec.dispatch_form(insns, data, k) {
+                        out.rejected += 1;
+                        out.unread.insert((f.section, ins.offset()));
+                    }
                     continue;
                 };
                 let Some(n) = tj.entries else {

@@ -1,0 +1,58 @@
+//! `frame-pointer`: in a frame-pointer build, a call made before the
+//! function set up its frame record, or the frame-pointer register used as
+//! a scratch register (objtool's `--stackval`: "call without frame pointer
+//! save/setup", "BP used as a scratch register").
+//!
+//! The frame-pointer unwinder walks the chain of frame records: x86
+//! `push %rbp; mov %rsp,%rbp`, arm64 `stp x29, x30, [sp, #-n]!; mov x29, sp`.
+//! A call made before the record exists hides the caller from every stack
+//! trace taken in the callee. Whether the build uses frame pointers is read
+//! from the object (nearly every function that calls something sets up a
+//! record first: `rules/stack.toml`), unless `--frame-pointer`/
+//! `--no-frame-pointer` or the config's `frame_pointer` say. One finding per
+//! function.
+
+use super::flow;
+use super::{Check, Ctx, Finding};
+
+pub struct FramePointer;
+
+/// Whether the object is built with frame pointers.
+pub fn frame_pointer_build(cx: &Ctx) -> bool {
+    if let Some(on) = cx.opts.frame_pointer {
+        return on;
+    }
+    let f = cx.flow();
+    let d = cx
+        .rules
+        .stack
+        .frame_pointer_detect
+        .get(cx.model.obj.machine);
+    f.calling >= d.min_calling.max(1) && f.framed as f64 >= d.share * f.calling as f64
+}
+
+impl Check for FramePointer {
+    fn id(&self) -> &'static str {
+        flow::FRAME_POINTER
+    }
+    fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
+        if !frame_pointer_build(cx) {
+            return;
+        }
+        let frame = crate::model::cfi::Frame::new(cx.model.dec.frame());
+        let start = out.len();
+        super::stack::first_per_function(cx, self.id(), out);
+        // The state at the call, from the event.
+        let events: Vec<_> = flow::events(cx, self.id()).collect();
+        for fd in &mut out[start..] {
+            if let Some(e) = events
+                .iter()
+                .find(|e| e.at == (fd.section_index, fd.offset))
+                && let Some(c) = &e.cfi
+            {
+                fd.notes
+                    .push(format!("stack state here: {}", frame.describe(c)));
+            }
+        }
+    }
+}
