@@ -791,10 +791,8 @@ impl Walk<'_, '_, '_> {
         let k = frame.ra_slot();
         let (was, now) = (before.regs[k], s.cfi.regs[k]);
         match (src, dst) {
-            (crate::arch::Src::Reg(r), crate::arch::Dst::Store(..)) if r == ra => {
-                if was != now {
-                    s.key.pac.saved = s.key.pac.lr;
-                }
+            (crate::arch::Src::Reg(r), crate::arch::Dst::Store(..)) if r == ra && was != now => {
+                s.key.pac.saved = s.key.pac.lr;
             }
             (_, crate::arch::Dst::Reg(r)) if r == ra => {
                 let restored = was.base == crate::model::cfi::CFA && now != was;
