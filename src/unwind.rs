@@ -71,7 +71,11 @@ fn class(
     c: &OrcEntry,
 ) -> String {
     let und = |e: &OrcEntry| e.ty == 0;
-    let linked = !m.special().annotated;
+    // A final module: the link dropped objtool's `.discard.*` annotations.
+    let linked = !m.special().annotated
+        && ["__ksymtab", ".gnu.linkonce.this_module", ".modinfo"]
+            .iter()
+            .any(|s| !m.obj.sections_named(s).is_empty());
     if und(c) && !und(r) {
         // The instruction before: a call objlint knows never returns?
         if let Some(code) = m.section_code(sec) {

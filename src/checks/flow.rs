@@ -126,8 +126,9 @@ struct PacState {
     /// The key, modifier and stack size the function signed with.
     signed: Option<(PacKey, Modifier, i32)>,
     lr: Lr,
-    /// What the save slot of x30 holds.
+    /// What the save slot of x30 holds, and where it is (CFA-relative).
     saved: Lr,
+    slot: Option<i32>,
     /// x30 was loaded back from memory after it was authenticated.
     reloaded: bool,
 }
@@ -653,6 +654,9 @@ impl Walk<'_, '_, '_> {
                     }
                 }
                 Action::Return => {
+                    // Both rules may speak about one return (the path ends
+                    // here anyway).
+                    self.pac_leave(st, s, false);
                     if in_function && let Some(md) = frame.modified(&s.cfi) {
                         let note = self.modified_note(&s.cfi, md);
                         let ends = self.event(
@@ -676,9 +680,6 @@ impl Walk<'_, '_, '_> {
                             "BP used as a scratch register"
                         };
                         self.frame_event(st, msg, &s.cfi);
-                    }
-                    if !self.pac_leave(st, s, false) {
-                        return false;
                     }
                 }
                 Action::TailCall(_) => {
@@ -778,36 +779,49 @@ impl Walk<'_, '_, '_> {
         self.last().notes.push(note);
     }
 
-    /// Saving x30 to its save slot and restoring it from there move its
-    /// signature state with it (the stack model tells which store is the
-    /// save, `before` being the state before the operation); any other
-    /// write to x30 replaces what it held.
+    /// Saving x30 to its save slot and loading it from there move its
+    /// signature state with it (`before` is the stack state before the
+    /// operation, to place the slot); any other write to x30 replaces what
+    /// it held.
     fn pac_stack_op(&mut self, op: &Op, before: &Cfi, s: &mut State) {
         let frame = &self.p.frame;
         let Some(ra) = frame.ra_reg() else {
             return;
         };
         let Op::Stack { src, dst } = *op else { return };
-        let k = frame.ra_slot();
-        let (was, now) = (before.regs[k], s.cfi.regs[k]);
-        match (src, dst) {
-            (crate::arch::Src::Reg(r), crate::arch::Dst::Store(..)) if r == ra && was != now => {
-                s.key.pac.saved = s.key.pac.lr;
+        // The CFA-relative address `base + off` stands for, before the op.
+        let at = |base: u8, off: i32| {
+            let base = base as crate::model::cfi::Base;
+            if base == frame.sp() {
+                Some(off - before.stack_size)
+            } else if base == before.cfa.base {
+                Some(off - before.cfa.offset)
+            } else {
+                None
             }
-            (_, crate::arch::Dst::Reg(r)) if r == ra => {
-                let restored = was.base == crate::model::cfi::CFA && now != was;
-                if restored {
-                    if s.key.pac.signed.is_some()
-                        && s.key.pac.lr == Lr::Plain
-                        && s.key.pac.saved != Lr::Plain
-                    {
-                        s.key.pac.reloaded = true;
-                    }
-                    s.key.pac.lr = s.key.pac.saved;
-                } else {
-                    s.key.pac.lr = Lr::Other;
+        };
+        let p = &mut s.key.pac;
+        match (src, dst) {
+            (crate::arch::Src::Reg(r), crate::arch::Dst::Store(base, off)) if r == ra => {
+                let addr = at(base, off);
+                let first = before.regs[frame.ra_slot()] != s.cfi.regs[frame.ra_slot()];
+                if first || (addr.is_some() && addr == p.slot) {
+                    p.saved = p.lr;
+                    p.slot = addr;
                 }
             }
+            (crate::arch::Src::Load(base, off), crate::arch::Dst::Reg(r)) if r == ra => {
+                let addr = at(base, off);
+                if addr.is_some() && addr == p.slot {
+                    if p.signed.is_some() && p.lr == Lr::Plain && p.saved != Lr::Plain {
+                        p.reloaded = true;
+                    }
+                    p.lr = p.saved;
+                } else {
+                    p.lr = Lr::Other;
+                }
+            }
+            (_, crate::arch::Dst::Reg(r)) if r == ra => p.lr = Lr::Other,
             _ => {}
         }
     }
@@ -836,11 +850,14 @@ impl Walk<'_, '_, '_> {
                     _ => {
                         p.lr = Lr::Other;
                         let why = match was {
-                            Lr::Signed(k0, m0, _) if k0 != k || m0 != md => format!(
-                                "authenticates with key {}{} but the return address was signed with key {}{}",
+                            Lr::Signed(k0, _, _) if k0 != k => format!(
+                                "authenticates with key {} but the return address was signed with key {}",
                                 key_name(k),
-                                mod_name(md),
                                 key_name(k0),
+                            ),
+                            Lr::Signed(_, m0, _) if m0 != md => format!(
+                                "authenticates with {} but the return address was signed with {}",
+                                mod_name(md),
                                 mod_name(m0)
                             ),
                             Lr::Signed(_, _, s0) => format!(
@@ -905,9 +922,9 @@ fn key_name(k: PacKey) -> &'static str {
 
 fn mod_name(m: Modifier) -> String {
     match m {
-        Modifier::Sp => " and sp".into(),
-        Modifier::Zero => " and zero".into(),
-        Modifier::Reg(r) => format!(" and x{r}"),
+        Modifier::Sp => "sp as modifier".into(),
+        Modifier::Zero => "a zero modifier".into(),
+        Modifier::Reg(r) => format!("x{r} as modifier"),
     }
 }
 

@@ -357,10 +357,16 @@ impl Frame {
                         }
                     }
                     Src::Unknown => {
-                        if d == sp || d == c.cfa.base {
+                        if d == c.cfa.base {
                             return Err(Unsupported::StackRegister);
                         }
-                        self.clobber(c, d)?;
+                        // sp moved by a register (a variable-length array)
+                        // while the CFA hangs off the frame pointer: as
+                        // objtool, followed no further until sp is set back
+                        // from the frame pointer.
+                        if d != sp {
+                            self.clobber(c, d)?;
+                        }
                     }
                     Src::Const => return Err(Unsupported::Unknown),
                 }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Rebuild the stack fixtures and their ground truth.
+#
+# - x86-cases.s / arm64-cases.s: hand-written faults, one per function, with
+#   the clean forms beside them.
+# - frames.c, compiled with gcc and clang-19 for x86-64 (kernel flags, with
+#   and without frame pointers) and with gcc-aarch64-linux-gnu and clang-19
+#   for arm64 (pac-ret, pac-ret+bti), all with -fasynchronous-unwind-tables
+#   so that .eh_frame states the stack at every instruction.
+# - For each x86 object X.o, objtool's own verdict (X.objtool.txt: its
+#   warnings with --orc, and with --stackval for the frame-pointer builds)
+#   and the object objtool wrote its ORC into (X.orc.o): the ground truth
+#   tests/stack.rs compares objlint with. Made with objtool 6.12 as
+#   ../shared/corpus/fetch-corpus.sh builds it ($OBJTOOL overrides).
+#
+# Needs: gcc, clang-19, gcc-aarch64-linux-gnu, binutils; objtool for the x86
+# ground truth.
+set -euo pipefail
+cd "$(dirname "$0")"
+OBJTOOL=${OBJTOOL:-${OBJCORPUS:-$HOME/.cache/objcorpus}/bin/objtool}
+
+K="-O2 -fno-strict-aliasing -fno-common -mno-red-zone -mcmodel=kernel -fno-pie -fno-stack-protector -fasynchronous-unwind-tables"
+gcc $K -fomit-frame-pointer -c frames.c -o x86-gcc.o
+gcc $K -fno-omit-frame-pointer -c frames.c -o x86-gcc-fp.o
+clang-19 $K -fomit-frame-pointer -c frames.c -o x86-clang.o
+clang-19 $K -fno-omit-frame-pointer -c frames.c -o x86-clang-fp.o
+as --64 x86-cases.s -o x86-cases.o
+
+A="-O2 -fno-strict-aliasing -fno-common -fasynchronous-unwind-tables"
+aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret -c frames.c -o arm64-gcc.o
+aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret+bti -fno-omit-frame-pointer -c frames.c -o arm64-gcc-fp.o
+clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=pac-ret -c frames.c -o arm64-clang.o
+clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=standard -fno-omit-frame-pointer -c frames.c -o arm64-clang-fp.o
+aarch64-linux-gnu-as -march=armv8.3-a arm64-cases.s -o arm64-cases.o
+
+if [ -x "$OBJTOOL" ]; then
+  # verdict FILE OBJECT ARGS...: objtool's warnings on OBJECT into FILE.
+  verdict() {
+    local out=$1 o=$2; shift 2
+    {
+      echo "# objtool $* $o.o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
+      cp "$o.o" "/tmp/objlint-stack-$$.o"
+      "$OBJTOOL" "$@" --dry-run "/tmp/objlint-stack-$$.o" 2>&1 | sed "s|/tmp/objlint-stack-$$.o|$o.o|" || true
+      rm -f "/tmp/objlint-stack-$$.o"
+    } > "$out"
+  }
+  for o in x86-gcc x86-clang x86-gcc-fp x86-clang-fp; do
+    args="--orc"
+    case $o in *-fp) args="--orc --stackval" ;; esac
+    verdict "$o.objtool.txt" "$o" $args
+    # The ORC objtool writes: the expected unwind table.
+    cp "$o.o" "$o.orc.o"
+    "$OBJTOOL" --orc "$o.orc.o"
+  done
+  verdict x86-cases.objtool.txt x86-cases --orc
+  verdict x86-cases.stackval.objtool.txt x86-cases --stackval
+else
+  echo "objtool not found ($OBJTOOL): the x86 ground truth is not rebuilt" >&2
+fi

@@ -1,0 +1,201 @@
+//! The stack rules against ground truth made by other tools, on the
+//! fixtures of testdata/stack (sources and build.sh beside them):
+//! - objtool's own warnings on the x86 objects (`X.objtool.txt`, objtool
+//!   6.12 with the arguments in its first line), finding for finding;
+//! - the ORC table objtool wrote (`X.orc.o`), row for row, against the one
+//!   objlint computes from the object as the compiler left it (`X.o`);
+//! - compiler output is clean on both arches;
+//! - the hand-written arm64 faults (no objtool there): each reported where
+//!   it is, and nothing else.
+
+use objlint::config::Options;
+use objlint::elf::Object;
+use objlint::engine::check_bytes;
+use objlint::model::Model;
+use objlint::rules::Rules;
+use objlint::unwind;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/stack")
+}
+
+/// The flow rules objtool has a counterpart for, by its message.
+fn objtool_class(message: &str) -> Option<&'static str> {
+    let m = message;
+    Some(if m.starts_with("stack state mismatch") {
+        "stack-mismatch"
+    } else if m.starts_with("return with modified stack frame") {
+        "stack-modified-return"
+    } else if m.starts_with("sibling call from callable instruction with modified stack frame") {
+        "stack-modified-sibling-call"
+    } else if m.starts_with("undefined stack state")
+        || m.starts_with("unsupported stack register modification")
+        || m.starts_with("unsupported stack pointer realignment")
+        || m.starts_with("unknown stack-related instruction")
+    {
+        "stack-undefined"
+    } else if m.starts_with("call without frame pointer save/setup")
+        || m.starts_with("BP used as a scratch register")
+    {
+        "frame-pointer"
+    } else if m.contains("falls through to next function")
+        || m.contains("unexpected end of section")
+    {
+        "fallthrough"
+    } else if m.contains("with UACCESS enabled") {
+        "uaccess-call"
+    } else {
+        return None;
+    })
+}
+
+/// objtool's warnings in a file it wrote: (`sym+0xoff`, class), and its
+/// arguments.
+fn objtool_warnings(file: &str) -> (Vec<(String, &'static str)>, String) {
+    let text = std::fs::read_to_string(dir().join(file)).unwrap();
+    let mut lines = text.lines();
+    let args = lines.next().unwrap_or_default().to_string();
+    let mut out = Vec::new();
+    for l in lines {
+        let Some((_, rest)) = l.split_once(": warning: objtool: ") else {
+            continue;
+        };
+        // `sym+0xoff: message`, or `func() falls through ...` with no place.
+        let (place, msg) = match rest.split_once(": ") {
+            Some((p, m)) if !p.contains(' ') => (p.to_string(), m),
+            _ => (String::new(), rest),
+        };
+        if let Some(c) = objtool_class(msg) {
+            out.push((place, c));
+        }
+    }
+    (out, args)
+}
+
+fn check(name: &str, frame_pointer: bool) -> Vec<objlint::checks::Finding> {
+    let bytes = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+    let rules = Rules::builtin();
+    let opts = Options {
+        frame_pointer: Some(frame_pointer),
+        ..Default::default()
+    };
+    let rep = check_bytes(name, &bytes, &rules, &opts);
+    assert!(rep.error.is_none(), "{name}: {:?}", rep.error);
+    rep.findings
+}
+
+fn place(f: &objlint::checks::Finding) -> String {
+    match &f.symbol {
+        Some(s) if f.symbol_offset == 0 => format!("{s}+0x0"),
+        Some(s) => format!("{s}+{:#x}", f.symbol_offset),
+        None => format!("{}+{:#x}", f.section, f.offset),
+    }
+}
+
+#[test]
+fn findings_agree_with_objtool() {
+    let mut compared = 0;
+    for (name, file) in [
+        ("x86-cases", "x86-cases.objtool.txt"),
+        ("x86-cases", "x86-cases.stackval.objtool.txt"),
+        ("x86-gcc", "x86-gcc.objtool.txt"),
+        ("x86-clang", "x86-clang.objtool.txt"),
+        ("x86-gcc-fp", "x86-gcc-fp.objtool.txt"),
+        ("x86-clang-fp", "x86-clang-fp.objtool.txt"),
+    ] {
+        let (warnings, args) = objtool_warnings(file);
+        let fp = args.contains("--stackval");
+        let findings = check(name, fp);
+        let ours: BTreeSet<(String, &str)> = findings
+            .iter()
+            .filter(|f| objtool_class(&f.message).is_some() || f.rule.starts_with("stack-"))
+            .map(|f| (place(f), f.rule))
+            .collect();
+        // Every objtool warning has its finding (fall-through warnings
+        // name no place: the class must be there).
+        for (p, c) in &warnings {
+            compared += 1;
+            let hit = if p.is_empty() {
+                ours.iter().any(|(_, r)| r == c)
+            } else {
+                ours.contains(&(p.clone(), *c))
+            };
+            assert!(hit, "{name}: objtool's {c} at {p} not reported: {ours:?}");
+        }
+        // objtool stops a function at its first warning; any other finding
+        // must be in a function objtool already warned about.
+        let warned: BTreeSet<&str> = warnings
+            .iter()
+            .filter_map(|(p, _)| p.split('+').next())
+            .collect();
+        for (p, r) in &ours {
+            let func = p.split('+').next().unwrap();
+            let known = warnings.iter().any(|(wp, wc)| wp == p && wc == r)
+                || (*r == "fallthrough" && warnings.iter().any(|(_, c)| *c == "fallthrough"));
+            assert!(
+                known || warned.contains(func),
+                "{name}: {r} at {p} that objtool ({args}) does not report"
+            );
+        }
+    }
+    assert!(compared >= 13, "only {compared} objtool warnings compared");
+}
+
+#[test]
+fn computed_orc_is_the_orc_objtool_wrote() {
+    let rules = Rules::builtin();
+    for name in ["x86-gcc", "x86-clang", "x86-gcc-fp", "x86-clang-fp"] {
+        let pre = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+        let post = std::fs::read(dir().join(format!("{name}.orc.o"))).unwrap();
+        let obj = Object::parse(&pre).unwrap();
+        let robj = Object::parse(&post).unwrap();
+        let m = Model::build(&obj, &rules);
+        let computed = unwind::computed_orc(&m, &rules, &Options::default(), None);
+        let reference = unwind::reference_orc(&robj).unwrap();
+        let a = unwind::compare_orc(&m, &computed.rows, &reference, 5);
+        assert!(a.reference_rows > 50, "{name}: {a:?}");
+        assert_eq!(a.disagree, 0, "{name}: {:#?}", a);
+    }
+}
+
+#[test]
+fn compiler_output_is_clean() {
+    for name in [
+        "x86-gcc",
+        "x86-clang",
+        "x86-gcc-fp",
+        "x86-clang-fp",
+        "arm64-gcc",
+        "arm64-clang",
+        "arm64-gcc-fp",
+        "arm64-clang-fp",
+    ] {
+        // Frame-pointer builds are recognised as such, the others not.
+        let findings = check(name, name.ends_with("-fp"));
+        assert!(findings.is_empty(), "{name}: {findings:#?}");
+    }
+}
+
+#[test]
+fn arm64_faults_are_found_and_nothing_else() {
+    let findings = check("arm64-cases", true);
+    let got: BTreeSet<(String, &str)> = findings.iter().map(|f| (place(f), f.rule)).collect();
+    let want: BTreeSet<(String, &str)> = [
+        ("pac_no_auth+0x14", "pac-ret"),
+        ("pac_wrong_key+0x14", "pac-ret"),
+        ("pac_wrong_sp+0x18", "pac-ret"),
+        ("pac_reload+0x1c", "pac-ret"),
+        ("pac_reload+0x1c", "stack-modified-return"),
+        ("no_reload+0x10", "stack-modified-return"),
+        ("sibling_modified+0x8", "stack-modified-sibling-call"),
+        ("mismatch+0x8", "stack-mismatch"),
+        ("undefined_state+0x0", "stack-undefined"),
+        ("call_before_frame+0x4", "frame-pointer"),
+    ]
+    .into_iter()
+    .map(|(p, r)| (p.to_string(), r))
+    .collect();
+    assert_eq!(got, want);
+}
