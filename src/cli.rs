@@ -108,6 +108,10 @@ pub struct UnwindArgs {
     /// its entry state.
     #[arg(long)]
     pub prefix: Option<u64>,
+    /// Compare with the object's DWARF CFI (.eh_frame or .debug_frame)
+    /// instead, at every instruction it covers.
+    #[arg(long, conflicts_with = "reference")]
+    pub cfi: bool,
     /// Disagreements to show.
     #[arg(long, default_value_t = 10)]
     pub examples: usize,

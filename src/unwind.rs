@@ -19,6 +19,8 @@ pub struct Computed {
     pub rows: Vec<Vec<(u64, OrcEntry)>>,
     pub unexpressible: usize,
     pub walked: usize,
+    /// The stack state before every instruction walked.
+    pub states: FxHashMap<crate::model::walk::Loc, Cfi>,
 }
 
 /// The ORC objtool would write for this object, from objlint's walk.
@@ -36,7 +38,79 @@ pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64
         rows,
         unexpressible,
         walked: states.len(),
+        states,
     }
+}
+
+/// How the computed stack states agree with the object's DWARF CFI.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct CfiAgreement {
+    pub source: Option<String>,
+    pub fdes: usize,
+    /// Instructions walked and covered by a row, compared.
+    pub compared: usize,
+    pub agree: usize,
+    pub disagree: usize,
+    /// Covered instructions the model cannot compare (an expression, a state
+    /// from an unwind hint).
+    pub not_comparable: usize,
+    /// Covered instructions no path reaches.
+    pub not_walked: usize,
+    pub classes: BTreeMap<String, usize>,
+    pub examples: Vec<String>,
+    pub errors: Vec<String>,
+}
+
+/// Compare the walk's states with the object's DWARF CFI at every
+/// instruction a row covers.
+pub fn compare_cfi(m: &Model, states: &FxHashMap<crate::model::walk::Loc, Cfi>, examples: usize) -> CfiAgreement {
+    let frame = Frame::new(m.dec.frame());
+    let abi = m.dec.frame();
+    let t = m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]);
+    let mut a = CfiAgreement {
+        source: t.source.clone(),
+        fdes: t.fdes,
+        errors: t.errors.clone(),
+        ..Default::default()
+    };
+    for (sec, rows) in t.rows.iter().enumerate() {
+        let Some(code) = m.section_code(sec) else {
+            continue;
+        };
+        for row in rows {
+            let lo = code.lower_bound(row.start);
+            for i in lo..code.insns.len() {
+                if code.insns[i].offset() >= row.end {
+                    break;
+                }
+                let Some(c) = states.get(&(sec, i)) else {
+                    a.not_walked += 1;
+                    continue;
+                };
+                if row.cfa.is_none() || c.ty != crate::model::special::Hint::CALL || c.force_undefined {
+                    a.not_comparable += 1;
+                    continue;
+                }
+                a.compared += 1;
+                match frame.cfi_diff(c, row) {
+                    None => a.agree += 1,
+                    Some(d) => {
+                        a.disagree += 1;
+                        *a.classes.entry(format!("{d:?}")).or_default() += 1;
+                        if a.examples.len() < examples {
+                            a.examples.push(format!(
+                                "{}: {} | {}",
+                                m.place_name(sec, code.insns[i].offset()),
+                                frame.cfi_row_text(row),
+                                frame.describe(c)
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    a
 }
 
 /// How two ORC tables of one object's code agree.
@@ -213,6 +287,35 @@ pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
     let opts = Options::default();
     let computed = computed_orc(&m, &rules, &opts, a.prefix);
     let json = a.format == Some(crate::report::Format::Json);
+    if a.cfi {
+        let c = compare_cfi(&m, &computed.states, a.examples);
+        if json {
+            let rec = serde_json::json!({
+                "file": a.file.display().to_string(),
+                "walked": computed.walked,
+                "cfi": c,
+            });
+            println!("{rec}");
+        } else {
+            println!(
+                "{}: {} instructions compared with {}: {} agree, {} disagree ({} not comparable, {} not walked)",
+                a.file.display(),
+                c.compared,
+                c.source.as_deref().unwrap_or("no DWARF CFI"),
+                c.agree,
+                c.disagree,
+                c.not_comparable,
+                c.not_walked
+            );
+            for (k, n) in &c.classes {
+                println!("  {n:>6}  {k}");
+            }
+            for e in &c.examples {
+                println!("  {e}");
+            }
+        }
+        return i32::from(c.disagree > 0);
+    }
     let Some(refpath) = &a.reference else {
         for (sec, rows) in computed.rows.iter().enumerate() {
             for (off, e) in rows {

@@ -199,3 +199,27 @@ fn arm64_faults_are_found_and_nothing_else() {
     .collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn computed_states_agree_with_the_compilers_dwarf_cfi() {
+    let rules = Rules::builtin();
+    for name in [
+        "x86-gcc",
+        "x86-clang",
+        "x86-gcc-fp",
+        "x86-clang-fp",
+        "arm64-gcc",
+        "arm64-clang",
+        "arm64-gcc-fp",
+        "arm64-clang-fp",
+    ] {
+        let bytes = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+        let obj = Object::parse(&bytes).unwrap();
+        let m = Model::build(&obj, &rules);
+        let computed = unwind::computed_orc(&m, &rules, &Options::default(), None);
+        let a = unwind::compare_cfi(&m, &computed.states, 5);
+        assert!(a.errors.is_empty(), "{name}: {:?}", a.errors);
+        assert!(a.fdes >= 10 && a.compared > 200, "{name}: {a:?}");
+        assert_eq!(a.disagree, 0, "{name}: {a:#?}");
+    }
+}

@@ -320,6 +320,11 @@ static FRAME: FrameAbi = FrameAbi {
     ra: RaHome::Reg(LR),
     entry_cfa_offset: 0,
     callee_saved: &[19, 20, 21, 22, 23, 24, 25, 26, 27, 28, FP],
+    dwarf: &[
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    ],
+    dwarf_ra: 30,
 };
 
 /// ADR Xd, label (op=0, immlo in 30:29, immhi in 23:5): the offset it adds to

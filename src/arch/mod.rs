@@ -284,6 +284,10 @@ pub struct FrameAbi {
     pub entry_cfa_offset: i32,
     /// Registers a function must give back as it found them (besides sp).
     pub callee_saved: &'static [Reg],
+    /// DWARF register numbers of the model's registers, by model number.
+    pub dwarf: &'static [u16],
+    /// The DWARF column of the return address.
+    pub dwarf_ra: u16,
 }
 
 /// An architecture's decoder.

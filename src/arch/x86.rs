@@ -207,6 +207,9 @@ static FRAME: FrameAbi = FrameAbi {
     ra: RaHome::Stack,
     entry_cfa_offset: 8,
     callee_saved: &[3, RBP, 12, 13, 14, 15],
+    // rax rcx rdx rbx rsp rbp rsi rdi r8..r15 (DWARF: rax rdx rcx rbx rsi rdi rbp rsp)
+    dwarf: &[0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15],
+    dwarf_ra: 16,
 };
 
 impl Decoder for X86 {

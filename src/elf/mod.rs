@@ -7,6 +7,7 @@
 //! above this layer sees a raw `SHN_XINDEX`.
 
 pub mod annotations;
+pub mod cfi;
 pub mod compressed;
 pub mod orc;
 pub mod special;

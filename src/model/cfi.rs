@@ -834,6 +834,98 @@ impl Frame {
     }
 }
 
+/// How a state and a DWARF CFI row disagree (see [`Frame::cfi_diff`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CfiDiff {
+    Cfa,
+    ReturnAddress,
+    FramePointer,
+}
+
+impl Frame {
+    /// Whether a state and a DWARF CFI row describe the same frame: the CFA
+    /// (a rule on sp holds when the stack pointer is that far below the
+    /// CFA, whatever register the model computes it from; a rule on another
+    /// register when the model uses that register with that offset) and the
+    /// save slots of the return address and the frame pointer. `None` when
+    /// they agree or cannot be compared (an expression, an undefined state).
+    pub fn cfi_diff(&self, c: &Cfi, row: &crate::elf::cfi::CfiRow) -> Option<CfiDiff> {
+        use crate::elf::cfi::Rule;
+        if c.force_undefined || c.cfa.base == UNDEFINED || c.ty != Hint::CALL {
+            return None;
+        }
+        let (reg, off) = row.cfa?;
+        let dw = |r: Base| -> Option<u16> {
+            (r >= 0).then(|| self.abi.dwarf.get(r as usize).copied()).flatten()
+        };
+        let sp_dw = dw(self.sp())?;
+        let cfa_ok = if reg == sp_dw {
+            i64::from(c.stack_size) == off || (c.cfa.base == self.sp() && i64::from(c.cfa.offset) == off)
+        } else {
+            dw(c.cfa.base) == Some(reg) && i64::from(c.cfa.offset) == off
+        };
+        if !cfa_ok {
+            return Some(CfiDiff::Cfa);
+        }
+        // Both rules hold when the value is in both places: a register
+        // restored but still described as saved (clang emits no
+        // .cfi_restore after `pop %rbp`), or saved but described only once
+        // the prologue is done (clang on arm64) while the register is not
+        // written yet.
+        let same = |k: usize, theirs: Rule| {
+            let ours = c.regs[k];
+            let intact = c.dirty & (1 << k) == 0;
+            match theirs {
+                Rule::Offset(n) => {
+                    (ours.base == CFA && i64::from(ours.offset) == n) || ours.base == UNDEFINED
+                }
+                Rule::Undefined | Rule::SameValue => {
+                    ours.base == UNDEFINED
+                        || ours.base == CLOBBERED
+                        || (self.arm64 && ours.base == CFA && intact)
+                }
+                Rule::Other => true,
+            }
+        };
+        if !same(self.ra_slot(), row.ra) {
+            return Some(CfiDiff::ReturnAddress);
+        }
+        if let Some(k) = self.slot(self.abi.fp)
+            && !same(k, row.fp)
+        {
+            return Some(CfiDiff::FramePointer);
+        }
+        None
+    }
+
+    /// A DWARF CFI row as text: `cfa=sp+48 x29=cfa-48 ra=cfa-40`.
+    pub fn cfi_row_text(&self, row: &crate::elf::cfi::CfiRow) -> String {
+        use crate::elf::cfi::Rule;
+        let reg = |d: u16| {
+            self.abi
+                .dwarf
+                .iter()
+                .position(|&x| x == d)
+                .map_or_else(|| format!("r{d}"), |r| self.reg_name(r as Base))
+        };
+        let rule = |r: Rule| match r {
+            Rule::Offset(n) => format!("cfa{n:+}"),
+            Rule::Undefined => "undefined".into(),
+            Rule::SameValue => "same".into(),
+            Rule::Other => "other".into(),
+        };
+        let cfa = row
+            .cfa
+            .map_or_else(|| "expression".to_string(), |(r, o)| format!("{}{o:+}", reg(r)));
+        format!(
+            "cfa={cfa} {}={} ra={}",
+            self.reg_name(self.fp()),
+            rule(row.fp),
+            rule(row.ra)
+        )
+    }
+}
+
 /// What differs from the entry state (see [`Frame::modified`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Modified {
