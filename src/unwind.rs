@@ -63,7 +63,11 @@ pub struct CfiAgreement {
 
 /// Compare the walk's states with the object's DWARF CFI at every
 /// instruction a row covers.
-pub fn compare_cfi(m: &Model, states: &FxHashMap<crate::model::walk::Loc, Cfi>, examples: usize) -> CfiAgreement {
+pub fn compare_cfi(
+    m: &Model,
+    states: &FxHashMap<crate::model::walk::Loc, Cfi>,
+    examples: usize,
+) -> CfiAgreement {
     let frame = Frame::new(m.dec.frame());
     let abi = m.dec.frame();
     let t = m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]);
@@ -87,7 +91,10 @@ pub fn compare_cfi(m: &Model, states: &FxHashMap<crate::model::walk::Loc, Cfi>, 
                     a.not_walked += 1;
                     continue;
                 };
-                if row.cfa.is_none() || c.ty != crate::model::special::Hint::CALL || c.force_undefined {
+                if row.cfa.is_none()
+                    || c.ty != crate::model::special::Hint::CALL
+                    || c.force_undefined
+                {
                     a.not_comparable += 1;
                     continue;
                 }

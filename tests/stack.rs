@@ -223,3 +223,40 @@ fn computed_states_agree_with_the_compilers_dwarf_cfi() {
         assert_eq!(a.disagree, 0, "{name}: {a:#?}");
     }
 }
+
+#[test]
+fn hand_written_cfi_that_forgets_a_push_is_reported() {
+    let findings = check("cfi-asm", false);
+    let got: Vec<(String, &str)> = findings.iter().map(|f| (place(f), f.rule)).collect();
+    assert_eq!(got, [("cfi_missing_push+0x1".to_string(), "cfi-mismatch")]);
+}
+
+#[test]
+fn orc_changed_after_objtool_is_reported() {
+    let rules = Rules::builtin();
+    let opts = Options::default();
+    let mut bytes = std::fs::read(dir().join("x86-gcc.orc.o")).unwrap();
+    let clean = check_bytes("x86-gcc.orc.o", &bytes, &rules, &opts);
+    assert!(clean.findings.is_empty(), "{:#?}", clean.findings);
+    // Move one row's CFA offset by 8, as a rewrite that shifted code under
+    // the table would.
+    let obj = Object::parse(&bytes).unwrap();
+    let unw = obj.sections_named(".orc_unwind")[0];
+    let s = &obj.sections[unw];
+    let rows = s.size / 6;
+    let k = (0..rows)
+        .find(|&k| {
+            let at = (s.offset + k * 6) as usize;
+            let sp = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            let ty = (u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]) >> 8) & 7;
+            ty == 2 && sp >= 16
+        })
+        .expect("a call row with a pushed frame");
+    let at = (s.offset + k * 6) as usize;
+    let sp = i16::from_le_bytes([bytes[at], bytes[at + 1]]) + 8;
+    bytes[at..at + 2].copy_from_slice(&sp.to_le_bytes());
+    let rep = check_bytes("x86-gcc.orc.o", &bytes, &rules, &opts);
+    let rules_hit: Vec<&str> = rep.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(rules_hit, ["orc-mismatch"], "{:#?}", rep.findings);
+    assert!(rep.findings[0].message.contains(&format!("sp:sp+{sp}")));
+}

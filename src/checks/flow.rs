@@ -29,6 +29,8 @@ pub const STACK_UNDEFINED: &str = "stack-undefined";
 pub const FRAME_POINTER: &str = "frame-pointer";
 pub const PAC_RET: &str = "pac-ret";
 pub const FALLTHROUGH: &str = "fallthrough";
+pub const ORC_MISMATCH: &str = "orc-mismatch";
+pub const CFI_MISMATCH: &str = "cfi-mismatch";
 pub const NOINSTR: &str = "noinstr-call";
 
 /// Something a flow rule reports.
@@ -194,6 +196,10 @@ struct Policy<'a> {
     /// Functions whose stack objtool is told not to follow.
     non_standard: FxHashSet<At>,
     collect_states: bool,
+    /// The object's ORC, to compare with (orc-mismatch).
+    orc: Option<crate::elf::orc::OrcTable>,
+    /// The object's DWARF CFI, to compare with (cfi-mismatch).
+    cfi: Option<crate::elf::cfi::CfiTables>,
 }
 
 struct Walk<'p, 'c, 'a> {
@@ -967,6 +973,8 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
             STACK_SIBLING,
             STACK_UNDEFINED,
             PAC_RET,
+            ORC_MISMATCH,
+            CFI_MISMATCH,
             FALLTHROUGH,
             NOINSTR,
             uaccess::CALL,
@@ -975,6 +983,37 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         ])
         .filter(|r| cx.opts.enabled(r))
         .collect();
+    let orc = cx
+        .opts
+        .enabled(ORC_MISMATCH)
+        .then(|| m.obj.orc_table())
+        .filter(|t| t.present && t.error.is_none());
+    let abi = m.dec.frame();
+    let cfi = cx
+        .opts
+        .enabled(CFI_MISMATCH)
+        .then(|| m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]))
+        .filter(|t| !t.is_empty());
+    let mut non_standard: FxHashSet<At> = m.special().non_standard.iter().copied().collect();
+    // A final module lost STACK_FRAME_NON_STANDARD with the other
+    // annotations; objtool's ORC still says which functions it was told not
+    // to follow: no row of theirs says anything.
+    if let Some(t) = &orc
+        && !m.special().annotated
+    {
+        for f in m.functions.iter().filter(|f| f.end > f.start && !f.prefix) {
+            let rows = &t.rows[f.section];
+            let lo = rows.partition_point(|r| r.0 <= f.start).saturating_sub(1);
+            let covering = rows[lo..].iter().take_while(|r| r.0 < f.end);
+            let mut any = false;
+            let silent = covering
+                .inspect(|_| any = true)
+                .all(|r| r.1.ty == crate::elf::orc::ORC_TYPE_UNDEFINED);
+            if any && silent {
+                non_standard.insert((f.section, f.start));
+            }
+        }
+    }
     Policy {
         frame: Frame::new(m.dec.frame()),
         enabled,
@@ -985,8 +1024,10 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         noinstr_sections,
         depth_change,
         noinstr_allowed: nr.allowed(),
-        non_standard: m.special().non_standard.iter().copied().collect(),
+        non_standard,
         collect_states,
+        orc,
+        cfi,
     }
 }
 
@@ -1125,8 +1166,17 @@ fn walk_root_from(
         root: f,
         root_index: fi,
         stack,
-        uaccess_on: !orphan_cold && !f.prefix && !p.resets.iter().any(|r| r == f.name),
-        noinstr_on: !orphan_cold && !f.prefix && p.noinstr_checked && p.noinstr_sections[f.section],
+        uaccess_on: !orphan_cold
+            && !f.prefix
+            && from.is_none()
+            && !p.resets.iter().any(|r| r == f.name),
+        // Functions only: code reached through unwind hints is entry code
+        // whose calls are judged where they are made from functions.
+        noinstr_on: !orphan_cold
+            && !f.prefix
+            && from.is_none()
+            && p.noinstr_checked
+            && p.noinstr_sections[f.section],
         f_safe,
         base: range.start,
         own: vec![
@@ -1176,6 +1226,9 @@ fn walk_root_from(
         }
         None => walker.walk(f, init, &mut w),
     }
+    if stack && (p.orc.is_some() || p.cfi.is_some()) {
+        compare_tables(cx, p, &mut w);
+    }
     let mut states = Vec::new();
     if p.collect_states && stack {
         let sec = f.section;
@@ -1203,3 +1256,83 @@ fn walk_root_from(
 /// Debug counters (OBJLINT_FLOW_STATS=1).
 pub static ARRIVALS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 pub static STEPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// orc-mismatch and cfi-mismatch: the states a root's walk recorded in its
+/// own range against the object's ORC and DWARF CFI, the first difference
+/// per function. Instructions of alternative sites are left out (their ORC
+/// rows are the site's versions laid over each other).
+fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
+    let m = cx.model;
+    let f = w.root;
+    let Some(code) = m.section_code(f.section) else {
+        return;
+    };
+    let frame = &p.frame;
+    let sites: Vec<(u64, u64)> = m
+        .alts
+        .sites
+        .iter()
+        .filter(|s| s.section == f.section && s.end > f.start && s.start < f.end)
+        .map(|s| (s.start, s.end))
+        .collect();
+    let mut orc_done = p.orc.is_none();
+    let mut cfi_done = p.cfi.is_none();
+    let mut site = 0;
+    let mut found: Vec<(&'static str, At, String, Vec<String>)> = Vec::new();
+    for (k, r) in w.own.iter().enumerate() {
+        if orc_done && cfi_done {
+            break;
+        }
+        let Some(c) = w.cfis.get(r.cfi as usize) else {
+            continue;
+        };
+        let ins = &code.insns[w.base + k];
+        let off = ins.offset();
+        while site < sites.len() && sites[site].1 <= off {
+            site += 1;
+        }
+        if sites.get(site).is_some_and(|s| s.0 <= off) {
+            continue;
+        }
+        if !orc_done
+            && let Some(t) = &p.orc
+            && let Some(&(_, theirs)) = t.at(f.section, off)
+            && theirs.ty != crate::elf::orc::ORC_TYPE_UNDEFINED
+            && let Ok(ours) = frame.orc(c)
+            && ours != theirs
+        {
+            orc_done = true;
+            let msg = format!(
+                "ORC disagrees with the stack state: the object's ORC has {}, objlint computes {}",
+                theirs.text(),
+                ours.text()
+            );
+            let note = format!("stack state here: {}", frame.describe(c));
+            found.push((ORC_MISMATCH, (f.section, off), msg, vec![note]));
+        }
+        if !cfi_done
+            && let Some(t) = &p.cfi
+            && let Some(row) = t.at(f.section, off)
+            && let Some(d) = frame.cfi_diff(c, row)
+        {
+            cfi_done = true;
+            let what = match d {
+                crate::model::cfi::CfiDiff::Cfa => "the frame address",
+                crate::model::cfi::CfiDiff::ReturnAddress => "where the return address is",
+                crate::model::cfi::CfiDiff::FramePointer => "where the frame pointer is saved",
+            };
+            let msg = format!(
+                "DWARF CFI disagrees with the stack state on {what}: {} says {}, objlint computes {}",
+                t.source.as_deref().unwrap_or("the CFI"),
+                frame.cfi_row_text(row),
+                frame.describe(c)
+            );
+            found.push((CFI_MISMATCH, (f.section, off), msg, Vec::new()));
+        }
+    }
+    let root = Some(w.root_index);
+    for (rule, at, msg, notes) in found {
+        w.event(rule, at, msg, root);
+        w.last().notes = notes;
+    }
+}

@@ -15,6 +15,7 @@ pub mod patchable_entry;
 pub mod stack;
 pub mod symtab_shndx;
 pub mod uaccess;
+pub mod unwind_tables;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -194,6 +195,8 @@ pub fn all() -> Vec<&'static dyn Check> {
         &stack::StackUndefined,
         &frame_pointer::FramePointer,
         &pac_ret::PacRet,
+        &unwind_tables::OrcMismatch,
+        &unwind_tables::CfiMismatch,
         &symtab_shndx::SymtabShndx,
     ]
 }

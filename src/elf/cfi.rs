@@ -6,8 +6,8 @@
 
 use super::{Object, Place};
 use gimli::{
-    BaseAddresses, CfaRule, CieOrFde, DebugFrame, EhFrame, EndianSlice, LittleEndian,
-    RegisterRule, UnwindContext, UnwindSection,
+    BaseAddresses, CfaRule, CieOrFde, DebugFrame, EhFrame, EndianSlice, LittleEndian, RegisterRule,
+    UnwindContext, UnwindSection,
 };
 
 /// A register rule as far as the comparison needs it.
@@ -169,8 +169,10 @@ impl Object<'_> {
                 .find(|r| r.offset == field)
                 .map(|r| self.resolve(r.sym, r.addend))
             else {
-                t.errors
-                    .push(format!("FDE at {:#x}: no relocation names its code", fde.offset()));
+                t.errors.push(format!(
+                    "FDE at {:#x}: no relocation names its code",
+                    fde.offset()
+                ));
                 continue;
             };
             let Place::Local { section, offset } = place else {

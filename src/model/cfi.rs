@@ -856,11 +856,14 @@ impl Frame {
         }
         let (reg, off) = row.cfa?;
         let dw = |r: Base| -> Option<u16> {
-            (r >= 0).then(|| self.abi.dwarf.get(r as usize).copied()).flatten()
+            (r >= 0)
+                .then(|| self.abi.dwarf.get(r as usize).copied())
+                .flatten()
         };
         let sp_dw = dw(self.sp())?;
         let cfa_ok = if reg == sp_dw {
-            i64::from(c.stack_size) == off || (c.cfa.base == self.sp() && i64::from(c.cfa.offset) == off)
+            i64::from(c.stack_size) == off
+                || (c.cfa.base == self.sp() && i64::from(c.cfa.offset) == off)
         } else {
             dw(c.cfa.base) == Some(reg) && i64::from(c.cfa.offset) == off
         };
@@ -914,9 +917,10 @@ impl Frame {
             Rule::SameValue => "same".into(),
             Rule::Other => "other".into(),
         };
-        let cfa = row
-            .cfa
-            .map_or_else(|| "expression".to_string(), |(r, o)| format!("{}{o:+}", reg(r)));
+        let cfa = row.cfa.map_or_else(
+            || "expression".to_string(),
+            |(r, o)| format!("{}{o:+}", reg(r)),
+        );
         format!(
             "cfa={cfa} {}={} ra={}",
             self.reg_name(self.fp()),

@@ -25,6 +25,7 @@ gcc $K -fno-omit-frame-pointer -c frames.c -o x86-gcc-fp.o
 clang-19 $K -fomit-frame-pointer -c frames.c -o x86-clang.o
 clang-19 $K -fno-omit-frame-pointer -c frames.c -o x86-clang-fp.o
 as --64 x86-cases.s -o x86-cases.o
+as --64 cfi-asm.s -o cfi-asm.o
 
 A="-O2 -fno-strict-aliasing -fno-common -fasynchronous-unwind-tables"
 aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret -c frames.c -o arm64-gcc.o
