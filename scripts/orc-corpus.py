@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ORC ground truth: objlint's computed unwind table against the one objtool
-wrote, object by object.
+"""Unwind ground truth: objlint's computed unwind table against the one
+objtool wrote (ORC), and its stack states against the compiler's DWARF CFI,
+object by object.
 
 kbuild corpus (build-kernel-objects.sh x86-gcc-noibt): for every object
 objtool ran on, compute from `<obj>.pre-objtool.o` (the object as the
@@ -10,8 +11,13 @@ objtool's own --prefix from objtool-invocations.tsv.
 Module corpus (fetch-corpus.sh): every shipped .ko carries the ORC objtool
 wrote at build time; compute from the .ko itself and compare.
 
+DWARF CFI (--cfi DIR): every object under DIR with .eh_frame/.debug_frame
+(a kbuild tree built with KCFLAGS=-fasynchronous-unwind-tables: the objects
+as the compiler left them, `*.pre-objtool.o` where objtool ran), compared at
+every instruction a row covers.
+
 Usage: orc-corpus.py [--objlint BIN] [--jobs N] [--json OUT] [--examples N]
-                     (--kbuild DIR | --modules DIR)
+                     (--kbuild DIR | --modules DIR | --cfi DIR)
 """
 import argparse, collections, concurrent.futures as cf, json, os, re, subprocess, sys
 
@@ -24,6 +30,63 @@ def run(objlint, target, ref, prefix, examples):
     if p.returncode not in (0, 1) or not p.stdout.strip():
         return {"file": target, "error": p.stderr.strip() or f"exit {p.returncode}"}
     return json.loads(p.stdout)
+
+def run_cfi(objlint, target, examples):
+    cmd = [objlint, "unwind", "--cfi", "--format", "json", "--examples", str(examples), target]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode not in (0, 1) or not p.stdout.strip():
+        return {"file": target, "error": p.stderr.strip() or f"exit {p.returncode}"}
+    return json.loads(p.stdout)
+
+def cfi_jobs(d):
+    for root, _, files in os.walk(d):
+        names = set(files)
+        for f in sorted(files):
+            if not f.endswith(".o") or f.endswith(".orc.o"):
+                continue
+            # The compiler's object: X.o.pre-objtool.o where objtool ran on X.o.
+            if f + ".pre-objtool.o" in names:
+                continue
+            if any(part in ("tools", "scripts") for part in root.split(os.sep)):
+                continue
+            yield os.path.join(root, f)
+
+def cfi_main(a):
+    jobs = list(cfi_jobs(a.cfi))
+    totals = collections.Counter()
+    classes = collections.Counter()
+    errors, examples, records = [], [], []
+    with cf.ThreadPoolExecutor(a.jobs) as ex:
+        for rec in ex.map(lambda j: run_cfi(a.objlint, j, a.examples), jobs):
+            if "error" in rec:
+                errors.append(f"{rec['file']}: {rec['error']}")
+                continue
+            c = rec["cfi"]
+            if not c.get("source"):
+                totals["without_cfi"] += 1
+                continue
+            records.append(rec)
+            totals["objects"] += 1
+            for k in ("fdes", "compared", "agree", "disagree", "not_comparable", "not_walked"):
+                totals[k] += c[k]
+            totals["fde_errors"] += len(c["errors"])
+            classes.update(c["classes"])
+            examples.extend(f"{os.path.basename(rec['file'])}: {e}" for e in c["examples"])
+    print(f"objects with DWARF CFI: {totals['objects']} (without: {totals['without_cfi']}, unreadable: {len(errors)}), FDEs: {totals['fdes']}, FDE errors: {totals['fde_errors']}")
+    cmp_ = totals["compared"]
+    pct = 100.0 * totals["agree"] / cmp_ if cmp_ else 100.0
+    print(f"instructions compared: {cmp_}, agree: {totals['agree']} ({pct:.3f}%), disagree: {totals['disagree']}, not comparable: {totals['not_comparable']}, covered but not walked: {totals['not_walked']}")
+    for k, v in classes.most_common():
+        print(f"  {v:>8}  {k}")
+    for e in errors[:10]:
+        print("error:", e)
+    for e in examples[:40]:
+        print("  ", e)
+    if a.json:
+        with open(a.json, "w") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
+    return 0
 
 def kbuild_jobs(d):
     prefixes = {}
@@ -54,7 +117,10 @@ def main():
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--kbuild")
     g.add_argument("--modules")
+    g.add_argument("--cfi")
     a = ap.parse_args()
+    if a.cfi:
+        return cfi_main(a)
     jobs = list(kbuild_jobs(a.kbuild) if a.kbuild else module_jobs(a.modules))
     totals = collections.Counter()
     classes = collections.Counter()

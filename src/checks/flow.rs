@@ -47,8 +47,18 @@ pub struct Event {
     pub owner: Option<usize>,
     /// The instruction (section, index) the event is about, when not `at`'s.
     pub loc: Option<Loc>,
-    /// The stack state there, for rules that describe it when reporting.
-    pub cfi: Option<Cfi>,
+}
+
+/// A frame-pointer event, kept small: most objects are no frame-pointer
+/// builds and report none of them.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameEvent {
+    pub at: At,
+    pub owner: Option<usize>,
+    pub root: usize,
+    /// The frame pointer pushed but not made the frame (else: a call
+    /// before the frame record).
+    pub scratch: bool,
 }
 
 /// What the walks found, for the whole object.
@@ -59,6 +69,8 @@ pub struct Facts {
     /// frame record before (the evidence for a frame-pointer build).
     pub calling: usize,
     pub framed: usize,
+    /// The first frame-pointer event of each function.
+    pub frame_events: Vec<FrameEvent>,
     /// The stack state before each instruction walked, when asked for.
     pub states: Vec<(Loc, Cfi)>,
     /// The stack state after replacements shorter than their site, at the
@@ -224,7 +236,7 @@ struct Walk<'p, 'c, 'a> {
     events: Vec<Event>,
     calls: bool,
     framed: bool,
-    framed_event: bool,
+    frame_event: Option<FrameEvent>,
     replacement_ends: Vec<(At, Cfi)>,
     hints_seen: Vec<Loc>,
     seen_messages: FxHashSet<(At, &'static str)>,
@@ -280,7 +292,6 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
             root: self.root_index,
             owner,
             loc: None,
-            cfi: None,
         });
         self.on(rule)
     }
@@ -623,7 +634,7 @@ impl Walk<'_, '_, '_> {
                     if !self.special_call(c) {
                         self.calls = true;
                         if !frame.valid_frame(&s.cfi) && in_function {
-                            self.frame_event(st, "call without frame pointer save/setup", &s.cfi);
+                            self.frame_event(st, false);
                         }
                     }
                     if frame.ra_reg().is_some() {
@@ -680,12 +691,7 @@ impl Walk<'_, '_, '_> {
                         }
                     }
                     if s.cfi.bp_scratch && in_function {
-                        let msg = if frame.ra_reg().is_some() {
-                            "x29 used as a scratch register"
-                        } else {
-                            "BP used as a scratch register"
-                        };
-                        self.frame_event(st, msg, &s.cfi);
+                        self.frame_event(st, true);
                     }
                 }
                 Action::TailCall(_) => {
@@ -719,7 +725,9 @@ impl Walk<'_, '_, '_> {
         {
             self.replacement_ends.push((at, s.cfi));
         }
-        if let Some(exit) = st.exit {
+        // Preambles (`__pfx_`, `__cfi_`) fall through by design.
+        let prefix = st.owner.is_some_and(|o| m.functions[o].prefix);
+        if let Some(exit) = st.exit.filter(|_| !prefix) {
             let owner = st.owner;
             let ends = self.event(FALLTHROUGH, at, String::new(), owner);
             let e = self.last();
@@ -761,14 +769,16 @@ impl Walk<'_, '_, '_> {
     /// The first frame-pointer event of the walk (the rule reports one
     /// per function). Never ends the path: whether the build uses frame
     /// pointers is only known once every function was walked.
-    fn frame_event(&mut self, st: &Step, message: &'static str, c: &Cfi) {
-        if self.framed_event {
+    fn frame_event(&mut self, st: &Step, scratch: bool) {
+        if self.frame_event.is_some() || !self.on(FRAME_POINTER) {
             return;
         }
-        self.framed_event = true;
-        let at = st.report_at();
-        self.event(FRAME_POINTER, at, message.to_string(), st.owner);
-        self.last().cfi = Some(*c);
+        self.frame_event = Some(FrameEvent {
+            at: st.report_at(),
+            owner: st.owner,
+            root: self.root_index,
+            scratch,
+        });
     }
 
     fn uaccess_alt_note(&mut self, st: &Step) {
@@ -1082,8 +1092,14 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         .map(|&(fi, orphan_cold)| walk_root(cx, &p, &walker, fi, orphan_cold))
         .collect();
     if std::env::var_os("OBJLINT_FLOW_STATS").is_some() {
+        let mut by: FxHashMap<&str, usize> = FxHashMap::default();
+        for r in &parts {
+            for e in &r.events {
+                *by.entry(e.rule).or_default() += 1;
+            }
+        }
         eprintln!(
-            "flow: {} roots, {} arrivals, {} steps",
+            "flow: {} roots, {} arrivals, {} steps, events {by:?}",
             roots.len(),
             ARRIVALS.load(std::sync::atomic::Ordering::Relaxed),
             STEPS.load(std::sync::atomic::Ordering::Relaxed)
@@ -1110,6 +1126,7 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     }
     for r in parts.into_iter().chain(more) {
         facts.events.extend(r.events);
+        facts.frame_events.extend(r.frame_event);
         facts.calling += usize::from(r.calls);
         facts.framed += usize::from(r.calls && r.framed);
         facts.states.extend(r.states);
@@ -1122,6 +1139,7 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
 struct RootFacts {
     hints_seen: Vec<Loc>,
     events: Vec<Event>,
+    frame_event: Option<FrameEvent>,
     calls: bool,
     framed: bool,
     states: Vec<(Loc, Cfi)>,
@@ -1195,7 +1213,7 @@ fn walk_root_from(
         events: Vec::new(),
         calls: false,
         framed: false,
-        framed_event: false,
+        frame_event: None,
         replacement_ends: Vec::new(),
         hints_seen: Vec::new(),
         seen_messages: FxHashSet::default(),
@@ -1245,6 +1263,7 @@ fn walk_root_from(
     }
     RootFacts {
         hints_seen: w.hints_seen,
+        frame_event: w.frame_event,
         events: w.events,
         calls: w.calls,
         framed: w.framed,

@@ -14,6 +14,7 @@
 
 use super::flow;
 use super::{Check, Ctx, Finding};
+use crate::elf::Machine;
 
 pub struct FramePointer;
 
@@ -39,20 +40,31 @@ impl Check for FramePointer {
         if !frame_pointer_build(cx) {
             return;
         }
-        let frame = crate::model::cfi::Frame::new(cx.model.dec.frame());
-        let start = out.len();
-        super::stack::first_per_function(cx, self.id(), out);
-        // The state at the call, from the event.
-        let events: Vec<_> = flow::events(cx, self.id()).collect();
-        for fd in &mut out[start..] {
-            if let Some(e) = events
-                .iter()
-                .find(|e| e.at == (fd.section_index, fd.offset))
-                && let Some(c) = &e.cfi
-            {
-                fd.notes
-                    .push(format!("stack state here: {}", frame.describe(c)));
-            }
+        let arm64 = cx.model.obj.machine == Machine::Aarch64;
+        let mut events = cx.flow().frame_events.clone();
+        events.sort_by_key(|e| e.at);
+        for e in events {
+            let (message, note) = match (e.scratch, arm64) {
+                (true, false) => (
+                    "BP used as a scratch register",
+                    "%rbp is pushed but never made the frame pointer (mov %rsp,%rbp)",
+                ),
+                (true, true) => (
+                    "x29 used as a scratch register",
+                    "x29 is saved but never made the frame pointer (mov x29, sp)",
+                ),
+                (false, false) => (
+                    "call without frame pointer save/setup",
+                    "no frame record yet: push %rbp; mov %rsp,%rbp come before the first call",
+                ),
+                (false, true) => (
+                    "call without frame pointer save/setup",
+                    "no frame record yet: stp x29, x30, [sp, #-n]!; mov x29, sp come before the first call",
+                ),
+            };
+            let mut fd = cx.finding(self.id(), e.at.0, e.at.1, message.to_string());
+            fd.notes.push(note.to_string());
+            out.push(fd);
         }
     }
 }

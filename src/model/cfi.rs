@@ -861,11 +861,21 @@ impl Frame {
                 .flatten()
         };
         let sp_dw = dw(self.sp())?;
+        // A register the model knows holds CFA + n (`lea 8(%rsp), %r10`
+        // before a DRAP realignment) computes the CFA too.
+        let via_copy = || {
+            self.abi
+                .dwarf
+                .iter()
+                .position(|&d| d == reg)
+                .map(|r| self.val(c, r as Base))
+                .is_some_and(|v| v.base == CFA && i64::from(-v.offset) == off)
+        };
         let cfa_ok = if reg == sp_dw {
             i64::from(c.stack_size) == off
                 || (c.cfa.base == self.sp() && i64::from(c.cfa.offset) == off)
         } else {
-            dw(c.cfa.base) == Some(reg) && i64::from(c.cfa.offset) == off
+            (dw(c.cfa.base) == Some(reg) && i64::from(c.cfa.offset) == off) || via_copy()
         };
         if !cfa_ok {
             return Some(CfiDiff::Cfa);
