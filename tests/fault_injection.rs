@@ -25,7 +25,12 @@ struct Fault {
 
 /// Rules whose findings follow from another's fault: a missing ENDBR64 also
 /// makes the object's IBT property claim untrue.
-const CONSEQUENCES: &[(&str, &str)] = &[("ibt-missing-endbr", "gnu-property")];
+const CONSEQUENCES: &[(&str, &str)] = &[
+    ("ibt-missing-endbr", "gnu-property"),
+    // The object's ORC describes the code before the fault.
+    ("stack-", "orc-mismatch"),
+    ("pac-ret", "orc-mismatch"),
+];
 
 impl Fault {
     fn is_hit(&self, f: &Finding) -> bool {
@@ -236,6 +241,150 @@ fn damage_st_shndx(obj: &Object, _m: &Model) -> Vec<Fault> {
         .collect()
 }
 
+/// The instruction before the function's final return (or return-thunk
+/// jump), when it is one `want` accepts: (its index, the return's index).
+fn before_return(
+    m: &Model,
+    f: &objlint::model::Function,
+    want: impl Fn(&objlint::model::SectionCode, usize) -> bool,
+) -> Vec<usize> {
+    let Some(code) = m.section_code(f.section) else {
+        return Vec::new();
+    };
+    let range = m.insn_range(f);
+    let mut out = Vec::new();
+    for i in range.clone().skip(1) {
+        let ins = &code.insns[i];
+        let ret = ins.kind == Kind::Return
+            || (ins.kind == Kind::Jump
+                && matches!(code.dest(i), objlint::model::Dest::External { sym }
+                    if m.obj.symbols[sym].name == "__x86_return_thunk"));
+        if ret && want(code, i - 1) {
+            out.push(i - 1);
+        }
+    }
+    out
+}
+
+/// `stack-*`: remove the `pop` of a callee-saved register right before a
+/// return (x86), so the return leaves it on the stack.
+fn drop_pop(obj: &Object, m: &Model) -> Vec<Fault> {
+    use objlint::arch::{Dst, Op, Src};
+    let mut out = Vec::new();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        for k in before_return(m, f, |code, k| {
+            code.ops(k).any(|op| {
+                matches!(op, Op::Stack { src: Src::Pop, dst: Dst::Reg(r) } if [3, 5, 12, 13, 14, 15].contains(&r))
+            })
+        }) {
+            let code = m.section_code(f.section).unwrap();
+            let ins = &code.insns[k];
+            let at = (obj.sections[f.section].offset + ins.offset()) as usize;
+            out.push(Fault {
+                patches: vec![(at, nop_fill(obj.machine, ins.len as usize))],
+                rule: "stack-",
+                symbol: f.name.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// `stack-*`: free 8 bytes more with the `add $n, %rsp` before a return
+/// (x86: `48 83 c4 NN`).
+fn change_add_rsp(obj: &Object, m: &Model) -> Vec<Fault> {
+    let mut out = Vec::new();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        let data = obj.section_data(f.section);
+        let code = m.section_code(f.section);
+        let Some(code) = code else { continue };
+        // Any `add $imm8, %rsp` of the function, as the epilogue writes it.
+        for i in m.insn_range(f) {
+            let ins = &code.insns[i];
+            let b = &data[ins.offset() as usize..ins.end() as usize];
+            if b.len() == 4 && b[..3] == [0x48, 0x83, 0xc4] && b[3] < 0x70 {
+                let at = (obj.sections[f.section].offset + ins.offset() + 3) as usize;
+                out.push(Fault {
+                    patches: vec![(at, vec![b[3] + 8])],
+                    rule: "stack-",
+                    symbol: f.name.to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `stack-*`: remove the `ldp x29, x30, [sp], #n` before a return (arm64).
+/// Where the function signs x30, the first thing wrong on the path is the
+/// `autiasp` of an x30 a call overwrote: `pac-ret`.
+fn drop_ldp(obj: &Object, m: &Model) -> Vec<Fault> {
+    let mut out = Vec::new();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        let data = obj.section_data(f.section);
+        let Some(code) = m.section_code(f.section) else {
+            continue;
+        };
+        let word = |i: usize| {
+            let o = code.insns[i].offset() as usize;
+            data.get(o..o + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        };
+        // paciasp, pacibsp
+        let signs = m
+            .insn_range(f)
+            .any(|i| matches!(word(i), Some(0xd503_233f | 0xd503_237f)));
+        for i in m.insn_range(f) {
+            let ins = &code.insns[i];
+            let Some(w) = data
+                .get(ins.offset() as usize..ins.offset() as usize + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            else {
+                continue;
+            };
+            // ldp x29, x30, [sp], #imm (post-index, 64-bit)
+            if w & 0xffc0_7fff != 0xa8c0_7bfd {
+                continue;
+            }
+            // followed by autiasp/ret within two instructions
+            let ends =
+                (i + 1..(i + 3).min(code.insns.len())).any(|j| code.insns[j].kind == Kind::Return);
+            if !ends {
+                continue;
+            }
+            let at = (obj.sections[f.section].offset + ins.offset()) as usize;
+            out.push(Fault {
+                patches: vec![(at, nop_fill(obj.machine, 4))],
+                rule: if signs { "pac-ret" } else { "stack-" },
+                symbol: f.name.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// `pac-ret`: remove the `autiasp` before a return (arm64).
+fn drop_autiasp(obj: &Object, m: &Model) -> Vec<Fault> {
+    let mut out = Vec::new();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        let data = obj.section_data(f.section);
+        for k in before_return(m, f, |code, k| {
+            let ins = &code.insns[k];
+            data.get(ins.offset() as usize..ins.offset() as usize + 4)
+                .is_some_and(|b| u32::from_le_bytes(b.try_into().unwrap()) == 0xd503_23bf)
+        }) {
+            let code = m.section_code(f.section).unwrap();
+            let at = (obj.sections[f.section].offset + code.insns[k].offset()) as usize;
+            out.push(Fault {
+                patches: vec![(at, nop_fill(obj.machine, 4))],
+                rule: "pac-ret",
+                symbol: f.name.to_string(),
+            });
+        }
+    }
+    out
+}
+
 type Injector = fn(&Object, &Model) -> Vec<Fault>;
 
 fn kinds() -> Vec<(&'static str, Injector)> {
@@ -246,6 +395,10 @@ fn kinds() -> Vec<(&'static str, Injector)> {
         ("corrupt-patchable-nop", corrupt_patchable_nop),
         ("shift-patchable-entry", shift_patchable_entry),
         ("damage-st-shndx", damage_st_shndx),
+        ("drop-pop", drop_pop),
+        ("change-add-rsp", change_add_rsp),
+        ("drop-ldp", drop_ldp),
+        ("drop-autiasp", drop_autiasp),
     ]
 }
 
@@ -369,6 +522,11 @@ fn injected_faults_are_reported() {
     }
     for (kind, (n, hit)) in &rate {
         eprintln!("fault {kind}: {hit}/{n} detected");
-        assert!(*n > 0, "no site for {kind} in the real objects");
+    }
+    for (kind, _) in kinds() {
+        assert!(
+            rate.contains_key(kind),
+            "no site for {kind} in the real objects"
+        );
     }
 }

@@ -384,6 +384,126 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
 impl Visitor for Walk<'_, '_, '_> {
     type State = State;
 
+    fn plain_run(
+        &mut self,
+        sec: usize,
+        range: std::ops::Range<usize>,
+        s: &mut State,
+    ) -> (usize, bool) {
+        // noinstr region marks may sit on plain instructions.
+        if self.noinstr_on || sec != self.root.section {
+            return (0, true);
+        }
+        if s.key_id == NO_KEY {
+            s.key_id = self.key_id(s.key);
+        }
+        let key = s.key_id;
+        if key >= 64 {
+            return (0, true);
+        }
+        let mut bit = 1u64 << key;
+        let m = self.model();
+        let Some(code) = m.section_code(sec) else {
+            return (0, true);
+        };
+        let start = range.start;
+        let n = range.len();
+        for j in range {
+            let Some(k) = j.checked_sub(self.base).filter(|&k| k < self.own.len()) else {
+                return (j - start, true);
+            };
+            // Arrival.
+            let id = if self.stack {
+                if s.cfi_id == NO_CFI {
+                    self.cfis.push(s.cfi);
+                    s.cfi_id = (self.cfis.len() - 1) as u32;
+                }
+                s.cfi_id
+            } else {
+                NO_CFI - 1
+            };
+            let rec = self.own[k];
+            if rec.cfi != NO_CFI {
+                if self.stack && rec.cfi != id {
+                    let old = self.cfis[rec.cfi as usize];
+                    if old != s.cfi {
+                        let a = Arrival {
+                            loc: (sec, j),
+                            insn: &code.insns[j],
+                            marks: None,
+                            alt_site: None,
+                        };
+                        if self.mismatch(&a, old, &s.cfi) {
+                            return (j - start, false);
+                        }
+                    }
+                }
+                if rec.keys & bit != 0 {
+                    return (j - start, false);
+                }
+            }
+            let ins = &code.insns[j];
+            // Operations other than the stack's (the direction flag,
+            // pointer authentication) take the slow path.
+            if ins.has_ops()
+                && (!self.stack || code.ops(j).any(|op| !matches!(op, Op::Stack { .. })))
+            {
+                return (j - start, true);
+            }
+            let r = &mut self.own[k];
+            if r.cfi == NO_CFI {
+                r.cfi = id;
+            }
+            r.keys |= bit;
+            // The instruction's stack operations.
+            if ins.has_ops() {
+                let frame = &self.p.frame;
+                let next_hint = code.insns.get(j + 1).is_some_and(|n| {
+                    m.special()
+                        .at(sec, j + 1, n.offset())
+                        .is_some_and(|mk| mk.hint.is_some())
+                });
+                let saved = (s.cfi, s.key);
+                let mut failed = false;
+                let pac = frame.ra_reg().is_some();
+                for op in code.ops(j) {
+                    let before = if pac { Some(s.cfi) } else { None };
+                    if frame.apply(&mut s.cfi, &op, true, next_hint).is_err() {
+                        failed = true;
+                        break;
+                    }
+                    if let Some(before) = before {
+                        self.pac_stack_op(&op, &before, s);
+                    }
+                }
+                if failed {
+                    // The slow path reports it, from the state before.
+                    (s.cfi, s.key) = saved;
+                    let r = &mut self.own[k];
+                    r.keys &= !bit;
+                    if r.cfi == id && rec.cfi == NO_CFI {
+                        r.cfi = NO_CFI;
+                    }
+                    return (j - start, true);
+                }
+                if s.cfi != saved.0 {
+                    s.cfi_id = NO_CFI;
+                }
+                if s.key != saved.1 {
+                    s.key_id = self.key_id(s.key);
+                    if s.key_id >= 64 {
+                        return (j + 1 - start, true);
+                    }
+                    bit = 1u64 << s.key_id;
+                }
+                if s.cfi.cfa.base == frame.fp() {
+                    self.framed = true;
+                }
+            }
+        }
+        (n, true)
+    }
+
     fn arrive(&mut self, a: &Arrival, s: &mut State) -> bool {
         ARRIVALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut hint = false;
@@ -1297,7 +1417,21 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
     let mut orc_done = p.orc.is_none();
     let mut cfi_done = p.cfi.is_none();
     let mut site = 0;
+    // Cursors over the rows: instructions come in address order.
+    let orc_rows: &[(u64, crate::elf::orc::OrcEntry)] =
+        p.orc.as_ref().map_or(&[], |t| t.rows[f.section].as_slice());
+    let cfi_rows: &[crate::elf::cfi::CfiRow] =
+        p.cfi.as_ref().map_or(&[], |t| t.rows[f.section].as_slice());
+    let mut oc = orc_rows
+        .partition_point(|r| r.0 <= f.start)
+        .saturating_sub(1);
+    let mut cc = cfi_rows
+        .partition_point(|r| r.start <= f.start)
+        .saturating_sub(1);
     let mut found: Vec<(&'static str, At, String, Vec<String>)> = Vec::new();
+    // The comparison only changes where the state or a row does.
+    let mut last: Option<(u32, usize, usize)> = None;
+    let mut entry: Option<(u32, Result<crate::elf::orc::OrcEntry, String>)> = None;
     for (k, r) in w.own.iter().enumerate() {
         if orc_done && cfi_done {
             break;
@@ -1307,18 +1441,31 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
         };
         let ins = &code.insns[w.base + k];
         let off = ins.offset();
+        while oc + 1 < orc_rows.len() && orc_rows[oc + 1].0 <= off {
+            oc += 1;
+        }
+        while cc + 1 < cfi_rows.len() && cfi_rows[cc + 1].start <= off {
+            cc += 1;
+        }
+        if last == Some((r.cfi, oc, cc)) {
+            continue;
+        }
+        last = Some((r.cfi, oc, cc));
         while site < sites.len() && sites[site].1 <= off {
             site += 1;
         }
         if sites.get(site).is_some_and(|s| s.0 <= off) {
             continue;
         }
+        if entry.as_ref().is_none_or(|e| e.0 != r.cfi) {
+            entry = Some((r.cfi, frame.orc(c)));
+        }
         if !orc_done
-            && let Some(t) = &p.orc
-            && let Some(&(_, theirs)) = t.at(f.section, off)
+            && let Some(&(at, theirs)) = orc_rows.get(oc)
+            && at <= off
             && theirs.ty != crate::elf::orc::ORC_TYPE_UNDEFINED
-            && let Ok(ours) = frame.orc(c)
-            && ours != theirs
+            && let Some((_, Ok(ours))) = &entry
+            && *ours != theirs
         {
             orc_done = true;
             let msg = format!(
@@ -1331,7 +1478,7 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
         }
         if !cfi_done
             && let Some(t) = &p.cfi
-            && let Some(row) = t.at(f.section, off)
+            && let Some(row) = cfi_rows.get(cc).filter(|r| r.start <= off && off < r.end)
             && let Some(d) = frame.cfi_diff(c, row)
         {
             cfi_done = true;

@@ -58,7 +58,7 @@ pub struct Cfi {
     pub regs: [Loc; SLOTS],
     /// Per register, when it holds a value derived from the stack pointer
     /// (objtool's `vals`): the offset, and whether from the CFA or `*(sp)`.
-    vals_off: [i32; VALS],
+    vals_off: [i16; VALS],
     vals_cfa: u32,
     vals_ind: u32,
     pub stack_size: i32,
@@ -657,7 +657,7 @@ impl Frame {
         } else {
             return Loc::UNDEF;
         };
-        Loc::new(base, c.vals_off[r as usize])
+        Loc::new(base, i32::from(c.vals_off[r as usize]))
     }
 
     fn set_val(&self, c: &mut Cfi, r: Base, l: Loc) {
@@ -667,14 +667,19 @@ impl Frame {
         let bit = 1u32 << r;
         c.vals_cfa &= !bit;
         c.vals_ind &= !bit;
+        // Offsets past 32 KiB (frames that large) are not followed.
+        let Ok(off) = i16::try_from(l.offset) else {
+            c.vals_off[r as usize] = 0;
+            return;
+        };
         c.vals_off[r as usize] = match l.base {
             CFA => {
                 c.vals_cfa |= bit;
-                l.offset
+                off
             }
             SP_INDIRECT => {
                 c.vals_ind |= bit;
-                l.offset
+                off
             }
             _ => 0,
         };

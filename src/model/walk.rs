@@ -132,6 +132,20 @@ pub trait Visitor {
     fn finished(&self) -> bool {
         false
     }
+    /// Arrive at and step over the instructions `range` of section `sec`
+    /// at once: straight-line code of the root's own range, no branch, no
+    /// mark, no alternative, each going on to the next (state operations
+    /// allowed). Returns how many were taken and whether the path goes on
+    /// after them (it may stop where an instruction was walked already);
+    /// the walker visits the rest one by one. The default takes none.
+    fn plain_run(
+        &mut self,
+        _sec: usize,
+        _range: std::ops::Range<usize>,
+        _state: &mut Self::State,
+    ) -> (usize, bool) {
+        (0, true)
+    }
 }
 
 /// `g` is a part of `f` split off by the compiler (`f.cold`, `f.cold.1`).
@@ -591,6 +605,17 @@ impl<'m, 'a> Walker<'m, 'a> {
                             work.push((to, state.clone()));
                         }
                         at = first;
+                        // Straight-line code: in bulk.
+                        if rest.is_empty() && first.1.is_none() && first.0 == (sec, i + 1) {
+                            let end = self.plain_end(root, special, code, sec, i + 1);
+                            if end > i + 1 {
+                                let (taken, goes_on) = v.plain_run(sec, i + 1..end, &mut state);
+                                if !goes_on {
+                                    break;
+                                }
+                                at = ((sec, i + 1 + taken), None);
+                            }
+                        }
                     }
                     Some(b) => {
                         // Side paths first, with the state from before.
@@ -609,6 +634,41 @@ impl<'m, 'a> Walker<'m, 'a> {
                 }
             }
         }
+    }
+}
+
+impl Walker<'_, '_> {
+    /// The end of the run of plain instructions from `from` (see
+    /// [`Visitor::plain_run`]), inside the root's own range and short of its
+    /// last instruction (whose fall-through may leave the function).
+    #[inline]
+    fn plain_end(
+        &self,
+        root: &Function,
+        special: &super::special::Special,
+        code: &SectionCode,
+        sec: usize,
+        from: usize,
+    ) -> usize {
+        if sec != root.section {
+            return from;
+        }
+        let mut j = from;
+        while let Some(ins) = code.insns.get(j) {
+            let plain = matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_))
+                && ins.offset() >= root.start
+                && ins.end() < root.end
+                && code
+                    .insns
+                    .get(j + 1)
+                    .is_some_and(|n| n.offset() == ins.end())
+                && special.at(sec, j, ins.offset()).is_none();
+            if !plain {
+                break;
+            }
+            j += 1;
+        }
+        j
     }
 }
 
@@ -675,6 +735,20 @@ impl Reach {
 
 impl Visitor for Reach {
     type State = ();
+    fn plain_run(
+        &mut self,
+        sec: usize,
+        range: std::ops::Range<usize>,
+        _: &mut (),
+    ) -> (usize, bool) {
+        let n = range.len();
+        for (k, j) in range.enumerate() {
+            if !self.seen.insert((sec, j)) {
+                return (k, false);
+            }
+        }
+        (n, true)
+    }
     fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
         self.seen.insert(a.loc)
     }
@@ -706,6 +780,20 @@ impl<'m, 'a> MayReturn<'m, 'a> {
 
 impl Visitor for MayReturn<'_, '_> {
     type State = ();
+    fn plain_run(
+        &mut self,
+        sec: usize,
+        range: std::ops::Range<usize>,
+        _: &mut (),
+    ) -> (usize, bool) {
+        let n = range.len();
+        for (k, j) in range.enumerate() {
+            if !self.seen.insert((sec, j)) {
+                return (k, false);
+            }
+        }
+        (n, true)
+    }
     fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
         self.entered = true;
         self.seen.insert(a.loc)
