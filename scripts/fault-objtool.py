@@ -20,6 +20,8 @@ CLASSES = {
     "fallthrough": r"falls through|unexpected end of section",
     "ibt-missing-endbr": r"relocation to !ENDBR",
     "uaccess": r"UACCESS",
+    "stack-": r"stack state mismatch|modified stack frame|undefined stack state|unsupported stack|frame pointer",
+    "pac-ret": None,
     "patchable-entry": None,
     "symtab-shndx": None,
 }
