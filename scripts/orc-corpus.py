@@ -51,11 +51,26 @@ def cfi_jobs(d):
                 continue
             yield os.path.join(root, f)
 
+def asynchronous(obj):
+    """Whether kbuild compiled `obj` with asynchronous unwind tables (its
+    .cmd file's last -f[no-]asynchronous-unwind-tables), None if unknown.
+    Without them the compiler's CFI is exact only at calls (clang writes a
+    function's prologue in one row and leaves epilogues out)."""
+    base = obj[: -len(".pre-objtool.o")] if obj.endswith(".pre-objtool.o") else obj
+    cmd = os.path.join(os.path.dirname(base), "." + os.path.basename(base) + ".cmd")
+    try:
+        text = open(cmd, errors="replace").read().split("\n", 1)[0]
+    except OSError:
+        return None
+    flags = re.findall(r"-f(no-)?asynchronous-unwind-tables\b", text)
+    return bool(flags) and flags[-1] == ""
+
 def cfi_main(a):
     jobs = list(cfi_jobs(a.cfi))
     totals = collections.Counter()
     classes = collections.Counter()
-    errors, examples, records = [], [], []
+    unwalked = collections.Counter()
+    errors, examples, records, unwalked_examples = [], [], [], []
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         for rec in ex.map(lambda j: run_cfi(a.objlint, j, a.examples), jobs):
             if "error" in rec:
@@ -66,22 +81,36 @@ def cfi_main(a):
                 totals["without_cfi"] += 1
                 continue
             records.append(rec)
+            if asynchronous(rec["file"]) is False:
+                totals["sync_objects"] += 1
+                for k in ("compared", "agree", "disagree"):
+                    totals["sync_" + k] += c[k]
+                continue
             totals["objects"] += 1
             for k in ("fdes", "compared", "agree", "disagree", "not_comparable", "not_walked"):
                 totals[k] += c[k]
             totals["fde_errors"] += len(c["errors"])
             classes.update(c["classes"])
+            unwalked.update(c.get("not_walked_classes", {}))
             examples.extend(f"{os.path.basename(rec['file'])}: {e}" for e in c["examples"])
+            unwalked_examples.extend(f"{os.path.basename(rec['file'])}: {e}" for e in c.get("not_walked_examples", []))
     print(f"objects with DWARF CFI: {totals['objects']} (without: {totals['without_cfi']}, unreadable: {len(errors)}), FDEs: {totals['fdes']}, FDE errors: {totals['fde_errors']}")
     cmp_ = totals["compared"]
     pct = 100.0 * totals["agree"] / cmp_ if cmp_ else 100.0
     print(f"instructions compared: {cmp_}, agree: {totals['agree']} ({pct:.3f}%), disagree: {totals['disagree']}, not comparable: {totals['not_comparable']}, covered but not walked: {totals['not_walked']}")
     for k, v in classes.most_common():
         print(f"  {v:>8}  {k}")
+    if totals["sync_objects"]:
+        print(f"apart: {totals['sync_objects']} objects built without -fasynchronous-unwind-tables (CFI exact only at calls): "
+              f"{totals['sync_compared']} compared, {totals['sync_agree']} agree, {totals['sync_disagree']} disagree")
+    for k, v in unwalked.most_common():
+        print(f"  {v:>8}  not walked: {k}")
     for e in errors[:10]:
         print("error:", e)
     for e in examples[:40]:
         print("  ", e)
+    for e in unwalked_examples[:20]:
+        print("   not walked:", e)
     if a.json:
         with open(a.json, "w") as f:
             for r in records:

@@ -281,6 +281,8 @@ struct AltFile {
     aarch64: Vec<AltLayout>,
     #[serde(default)]
     replacement_only: ArchValues<Vec<u16>>,
+    #[serde(default)]
+    nop_callbacks: ArchValues<Vec<String>>,
 }
 
 /// `rules/uaccess_safe.toml`.
@@ -604,6 +606,17 @@ impl Rules {
     /// Features whose alternatives are followed through the replacement only.
     pub fn alt_replacement_only(&self, m: Machine) -> &[u16] {
         self.alternatives.replacement_only.get(m)
+    }
+
+    /// Follow every alternative's original too (for measuring what the
+    /// replacement-only policy leaves unwalked).
+    pub fn clear_replacement_only(&mut self) {
+        self.alternatives.replacement_only = ArchValues::default();
+    }
+
+    /// Callbacks of callback alternatives that patch the original to NOPs.
+    pub fn alt_nop_callbacks(&self, m: Machine) -> &[String] {
+        self.alternatives.nop_callbacks.get(m)
     }
 
     fn call_set(&self, m: Machine, k: usize, list: &PerArch) -> &NameSet {

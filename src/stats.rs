@@ -88,6 +88,9 @@ pub struct PadStats {
     /// Dispatches through such a table whose extent or place was not found
     /// (their targets go unchecked).
     pub jump_tables_unread: usize,
+    /// Tables among `jump_tables` without a bounds check objlint could tie to
+    /// the index, read up to the next referenced address or symbol.
+    pub jump_tables_sized_by_next: usize,
 }
 
 impl PadStats {
@@ -106,6 +109,7 @@ impl PadStats {
         self.jump_tables += o.jump_tables;
         self.jump_table_targets += o.jump_table_targets;
         self.jump_tables_unread += o.jump_tables_unread;
+        self.jump_tables_sized_by_next += o.jump_tables_sized_by_next;
     }
 }
 
@@ -207,6 +211,7 @@ pub fn pad_stats(m: &Model, at: &AddressTaken, link: bool) -> PadStats {
         })
         .sum();
     s.jump_tables_unread = jt.unbounded + jt.rejected;
+    s.jump_tables_sized_by_next = jt.sized_by_next;
     s
 }
 

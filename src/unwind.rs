@@ -56,6 +56,9 @@ pub struct CfiAgreement {
     pub not_comparable: usize,
     /// Covered instructions no path reaches.
     pub not_walked: usize,
+    /// Why no path reaches them, by class.
+    pub not_walked_classes: BTreeMap<&'static str, usize>,
+    pub not_walked_examples: Vec<String>,
     pub classes: BTreeMap<String, usize>,
     pub examples: Vec<String>,
     pub errors: Vec<String>,
@@ -63,11 +66,19 @@ pub struct CfiAgreement {
 
 /// Compare the walk's states with the object's DWARF CFI at every
 /// instruction a row covers.
+///
+/// `all_paths` are the rules with every alternative's original followed too
+/// (none replacement-only): the model built with them tells code reached
+/// only through such an original from dead code.
 pub fn compare_cfi(
     m: &Model,
     states: &FxHashMap<crate::model::walk::Loc, Cfi>,
     examples: usize,
+    all_paths: &Rules,
 ) -> CfiAgreement {
+    let other = std::cell::OnceCell::new();
+    let mut reach: FxHashMap<usize, Vec<bool>> = FxHashMap::default();
+    let mut last_example = None;
     let frame = Frame::new(m.dec.frame());
     let abi = m.dec.frame();
     let t = m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]);
@@ -89,6 +100,35 @@ pub fn compare_cfi(
                 }
                 let Some(c) = states.get(&(sec, i)) else {
                     a.not_walked += 1;
+                    let mut class = not_walked_class(m, states, code, sec, i);
+                    if class == UNREACHED
+                        && let Some(fi) = m.function_containing(sec, code.insns[i].offset())
+                    {
+                        let m2 = other.get_or_init(|| Model::build(m.obj, all_paths));
+                        let seen = reach.entry(fi).or_insert_with(|| {
+                            m2.functions
+                                .get(fi)
+                                .filter(|g| g.start == m.functions[fi].start)
+                                .map(|g| m2.reachable(g))
+                                .unwrap_or_default()
+                        });
+                        let k = i - m.insn_range(&m.functions[fi]).start;
+                        if seen.get(k).copied().unwrap_or(false) {
+                            class = "only through the original of a replacement-only alternative (rules/alternatives.toml)";
+                        } else if let Some(c) = indirect_class(m, fi) {
+                            class = c;
+                        }
+                    }
+                    *a.not_walked_classes.entry(class).or_default() += 1;
+                    // The first of each function's, by class.
+                    let fi = m.function_containing(sec, code.insns[i].offset());
+                    if a.not_walked_examples.len() < examples && last_example != Some((class, fi)) {
+                        last_example = Some((class, fi));
+                        a.not_walked_examples.push(format!(
+                            "{}: {class}",
+                            m.place_name(sec, code.insns[i].offset())
+                        ));
+                    }
                     continue;
                 };
                 if row.cfa.is_none()
@@ -127,6 +167,68 @@ pub fn compare_cfi(
         }
     }
     a
+}
+
+const UNREACHED: &str = "inside a walked function, no path reaches it";
+
+/// Why paths of function `fi` may end early: a switch table that could not
+/// be read, an indirect jump that is no table.
+fn indirect_class(m: &Model, fi: usize) -> Option<&'static str> {
+    use crate::arch::Kind;
+    let f = &m.functions[fi];
+    let code = m.section_code(f.section)?;
+    let jumps: Vec<u64> = m
+        .insn_range(f)
+        .filter(|&j| code.insns[j].kind == Kind::IndirectJump)
+        .map(|j| code.insns[j].offset())
+        .collect();
+    let t = m.jump_tables();
+    if jumps.iter().any(|&o| t.unread(f.section, o)) {
+        Some("in a function with a switch table objlint could not read")
+    } else if jumps.iter().any(|&o| t.cases(f.section, o).is_none()) {
+        Some("in a function with an indirect jump that is no switch table")
+    } else {
+        None
+    }
+}
+
+/// Why the walk has no state for a covered instruction.
+fn not_walked_class(
+    m: &Model,
+    states: &FxHashMap<crate::model::walk::Loc, Cfi>,
+    code: &crate::model::SectionCode,
+    sec: usize,
+    i: usize,
+) -> &'static str {
+    use crate::arch::Kind;
+    let ins = &code.insns[i];
+    if matches!(ins.kind, Kind::Nop | Kind::Trap | Kind::Breakpoint) {
+        return "padding, trap or breakpoint";
+    }
+    let Some(fi) = m.function_containing(sec, ins.offset()) else {
+        return "outside any function symbol";
+    };
+    let f = &m.functions[fi];
+    if !m.insn_range(f).any(|j| states.contains_key(&(sec, j))) {
+        if m.special()
+            .non_standard
+            .binary_search(&(sec, f.start))
+            .is_ok()
+        {
+            return "in a STACK_FRAME_NON_STANDARD function";
+        }
+        return "in a function the walk does not follow";
+    }
+    // Dead code after a call that does not return.
+    let range = m.insn_range(f);
+    if let Some(j) = (range.start..i)
+        .rev()
+        .find(|&j| states.contains_key(&(sec, j)))
+        && code.insns[j].kind == Kind::Call
+    {
+        return "after a call that does not return";
+    }
+    UNREACHED
 }
 
 /// How two ORC tables of one object's code agree.
@@ -328,7 +430,15 @@ pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
     let computed = computed_orc(&m, &rules, &opts, a.prefix);
     let json = a.format == Some(crate::report::Format::Json);
     if a.cfi {
-        let c = compare_cfi(&m, &computed.states, a.examples);
+        let mut all_paths = match Rules::load(a.rules.as_deref()) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("objlint: {e}");
+                return 2;
+            }
+        };
+        all_paths.clear_replacement_only();
+        let c = compare_cfi(&m, &computed.states, a.examples, &all_paths);
         if json {
             let rec = serde_json::json!({
                 "file": a.file.display().to_string(),
@@ -352,6 +462,12 @@ pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
             }
             for e in &c.examples {
                 println!("  {e}");
+            }
+            for (k, n) in &c.not_walked_classes {
+                println!("  {n:>6}  not walked: {k}");
+            }
+            for e in &c.not_walked_examples {
+                println!("  not walked: {e}");
             }
         }
         return i32::from(c.disagree > 0);

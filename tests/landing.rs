@@ -166,7 +166,8 @@ fn jump_table_targets_need_bti_j() {
 /// Kernel assembly shapes: vector tables, a SYM_CODE routine's own resume
 /// label, ftrace patch sites, SDEI entry points and early boot (`__pi_`) code
 /// need no pad; a routine starting where a function ends is not that
-/// function's range end; a table without a bounds check is not read.
+/// function's range end; a table without a bounds check is read up to the
+/// next referenced address.
 #[test]
 fn kernel_asm_shapes() {
     let (out, _) = objlint(
@@ -184,14 +185,16 @@ fn kernel_asm_shapes() {
         lines,
         [
             "taker+0x4: error: relocation to !BTI: other_code+0x4 [bti-missing-landing-pad]",
+            "spilled_switch+0x1c: error: jump-table target !BTI J: spilled_switch+0x20 (entry at .rodata+0x0) [bti-missing-landing-pad]",
             ".data+0x8: error: data relocation to !BTI: other_code+0x0 [bti-missing-landing-pad]",
             ".data+0x20: error: data relocation to !BTI: after_func_code+0x0 [bti-missing-landing-pad]",
         ]
     );
     let (stats, _) = objlint(&["stats", "--format", "json"], &["bti-kernel-asm.o"]);
     let v: serde_json::Value = serde_json::from_str(stats.lines().next().unwrap()).unwrap();
-    assert_eq!(v["jump_tables"], 0);
-    assert_eq!(v["jump_tables_unread"], 1);
+    assert_eq!(v["jump_tables"], 1);
+    assert_eq!(v["jump_tables_sized_by_next"], 1);
+    assert_eq!(v["jump_tables_unread"], 0);
 }
 
 /// x86 kernel shapes (clang-19 kCFI + IBT, linked): objtool's `.cfi_sites`,

@@ -492,30 +492,88 @@ fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Opti
         .find(|&k| word(data, &insns[k]).is_some_and(|w| writes(w, insns[k].kind) == Some(reg)))
 }
 
-/// Index of the last instruction before `hi` that writes `reg`, looking
-/// back past conditional branches (and past calls when `reg` is one a call
-/// preserves, x19..x28), up to `hi - 96`: a table's address is often set
-/// up before a loop or a bounds check, outside the dispatch block.
-fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<usize> {
-    for k in (hi.saturating_sub(96)..hi).rev() {
-        let ins = &insns[k];
-        match ins.kind {
-            Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap => return None,
-            Kind::Call | Kind::IndirectCall if !(19..=28).contains(&reg) => return None,
-            _ => {}
+/// The instruction that last wrote `reg` before `hi` on every path into it:
+/// back through fall-throughs and the branches that target each block (and
+/// past calls when `reg` is one a call preserves, x19..x28). A table's
+/// address is often set up before a loop or a bounds check, outside the
+/// dispatch block. Compilers rematerialise the address on several paths:
+/// defs with the same encoding are all returned, the first one first (the
+/// caller checks that their relocations agree). `None` when paths disagree
+/// otherwise, one reaches the function's entry first, or the search grows
+/// past 2,048 instructions.
+fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<Vec<usize>> {
+    let preserved = (19..=28).contains(&reg);
+    // Branch sources by target offset, built once.
+    let mut into: Vec<(u64, usize)> = insns
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i.kind, Kind::Jump | Kind::CondJump))
+        .filter_map(|(k, i)| i.imm_target().map(|t| (t, k)))
+        .collect();
+    into.sort_unstable();
+    // The instructions control can come to `j` from.
+    let preds = |j: usize, work: &mut Vec<usize>| -> bool {
+        let at = insns[j].offset();
+        let from = into.partition_point(|&(t, _)| t < at);
+        work.extend(
+            into[from..]
+                .iter()
+                .take_while(|&&(t, _)| t == at)
+                .map(|&(_, s)| s),
+        );
+        match j.checked_sub(1) {
+            None => false,
+            Some(p) => {
+                if !matches!(
+                    insns[p].kind,
+                    Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap
+                ) {
+                    work.push(p);
+                }
+                true
+            }
         }
-        if word(data, ins).is_some_and(|w| writes(w, ins.kind) == Some(reg)) {
-            return Some(k);
+    };
+    let mut work = Vec::new();
+    if hi >= insns.len() || !preds(hi, &mut work) {
+        return None;
+    }
+    let mut seen = vec![false; insns.len()];
+    let mut defs: Vec<usize> = Vec::new();
+    let mut budget = 2048usize;
+    while let Some(j) = work.pop() {
+        if std::mem::replace(&mut seen[j], true) {
+            continue;
+        }
+        budget = budget.checked_sub(1)?;
+        let ins = &insns[j];
+        if let Some(w) = word(data, ins).filter(|&w| writes(w, ins.kind) == Some(reg)) {
+            if defs
+                .first()
+                .is_some_and(|&d| word(data, &insns[d]) != Some(w))
+            {
+                return None;
+            }
+            defs.push(j);
+            continue;
+        }
+        if matches!(ins.kind, Kind::Call | Kind::IndirectCall) && !preserved {
+            return None;
+        }
+        // The function's entry reached with `reg` never written.
+        if !preds(j, &mut work) {
+            return None;
         }
     }
-    None
+    (!defs.is_empty()).then_some(defs)
 }
 
 /// Entries of a table whose index is in `regs`, from a bounds check
 /// `cmp rI, #n` that branches away from the dispatch (`b.hi`/`b.hs`) just
-/// before `block` (the dispatch block's first instruction), or that branches
-/// to `block` (`b.ls`/`b.lo`) from elsewhere in the function.
-fn bound(insns: &[Insn], data: &[u8], block: usize, regs: &[u32]) -> Option<u64> {
+/// before `block` (the dispatch block's first instruction) or inside it
+/// before the table load at `load`, or that branches to `block`
+/// (`b.ls`/`b.lo`) from elsewhere in the function.
+fn bound(insns: &[Insn], data: &[u8], block: usize, load: usize, regs: &[u32]) -> Option<u64> {
     // The compare that sets the flags branch `k` reads: back over a few
     // instructions that leave the flags alone (compilers schedule moves,
     // spills and address computations in between).
@@ -534,14 +592,18 @@ fn bound(insns: &[Insn], data: &[u8], block: usize, regs: &[u32]) -> Option<u64>
         }
         None
     };
-    if let Some(k) = block.checked_sub(1)
-        && let Some(Op::BCond { cond }) = word(data, &insns[k]).map(|w| op(w, 0))
-        && let Some(imm) = cmp_before(k)
-    {
-        match cond {
-            COND_HI => return Some(imm + 1),
-            COND_HS => return Some(imm),
-            _ => {}
+    // A check that branches away: just before the block, or in it before
+    // the table load (clang moves it into the dispatch block).
+    let first = block.saturating_sub(1);
+    for (k, ins) in insns.iter().enumerate().take(load).skip(first) {
+        if let Some(Op::BCond { cond }) = word(data, ins).map(|w| op(w, 0))
+            && let Some(imm) = cmp_before(k)
+        {
+            match cond {
+                COND_HI => return Some(imm + 1),
+                COND_HS => return Some(imm),
+                _ => {}
+            }
         }
     }
     let start = insns.get(block)?.offset();
@@ -707,16 +769,38 @@ impl Decoder for Arm64 {
         };
         // `add ..., sxtb #2` over `ldrb`: gcc's signed byte entries.
         let signed = signed || sext.is_some_and(|n| (1u8 << n) == size);
-        let k_table = last_def(insns, data, lo, k_load, table_reg)
-            .or_else(|| last_def_far(insns, data, lo, table_reg))?;
+        let (k_table, same) = match last_def(insns, data, lo, k_load, table_reg) {
+            Some(k) => (k, Vec::new()),
+            None => {
+                let defs = last_def_far(insns, data, lo, table_reg)?;
+                (defs[0], defs[1..].to_vec())
+            }
+        };
+        if same.len() > 7 {
+            return None;
+        }
+        let mut same_as = [0u64; 7];
+        for (d, &k) in same_as.iter_mut().zip(&same) {
+            *d = insns[k].offset();
+        }
         let table_pc = match op_at(insns, data, k_table)? {
             Op::AddImm { rn, .. } if rn == table_reg => None,
             Op::Adr { to, .. } => Some(to),
             _ => return None,
         };
-        // The index, and the registers it was copied from in the block.
+        // The index, and the registers it was copied from in the block or
+        // in the straight-line code just before it (`mov w1, w2; cmp w2, #n;
+        // b.hi default` ahead of the dispatch).
         let mut regs = vec![index_reg];
-        for k in (lo..k_load).rev() {
+        for k in (lo.saturating_sub(8)..k_load).rev() {
+            if k + 1 < lo
+                && !matches!(
+                    insns[k].kind,
+                    Kind::Other | Kind::Nop | Kind::Pad(_) | Kind::CondJump
+                )
+            {
+                break;
+            }
             if let Some(Op::Mov { rd, rm }) = word(data, &insns[k]).map(|w| op(w, 0))
                 && regs.contains(&rd)
             {
@@ -725,12 +809,14 @@ impl Decoder for Arm64 {
         }
         Some(TableJump {
             table_insn: insns[k_table].offset(),
+            same_as,
+            same_count: same.len() as u8,
             table_pc,
             base,
             entry_size: size,
             signed,
             shift,
-            entries: bound(insns, data, lo, &regs),
+            entries: bound(insns, data, lo, k_load, &regs),
         })
     }
 

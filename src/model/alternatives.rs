@@ -50,13 +50,35 @@ pub struct Alternatives {
 }
 
 impl Alternatives {
-    /// Group entries by their original site. Callback entries and entries
-    /// that do not resolve to places in this object are left out.
-    pub fn build(obj: &Object, entries: &[AltEntry], exclusive_features: &[u16]) -> Alternatives {
+    /// Group entries by their original site. Entries that do not resolve
+    /// to places in this object are left out. A callback entry is a site
+    /// with an empty replacement when its callback is one of `nop_callbacks`
+    /// (it patches the original into NOPs); other callbacks rewrite the
+    /// original in place with the same control flow, which is followed as is.
+    pub fn build(
+        obj: &Object,
+        entries: &[AltEntry],
+        exclusive_features: &[u16],
+        nop_callbacks: &[String],
+        functions: &[super::Function],
+    ) -> Alternatives {
         let mut sites: Vec<AltSite> = Vec::new();
         for e in entries {
+            let mut e = *e;
             if e.callback {
-                continue;
+                let name = match e.repl {
+                    Place::External { sym, .. } => obj.symbols.get(sym).map(|s| s.name.as_str()),
+                    Place::Local { section, offset } => functions
+                        .iter()
+                        .find(|f| f.section == section && f.start == offset)
+                        .map(|f| f.name),
+                    Place::Other => None,
+                };
+                if !name.is_some_and(|n| nop_callbacks.iter().any(|c| c == n)) {
+                    continue;
+                }
+                e.repl = Place::Other;
+                e.repl_len = 0;
             }
             let Place::Local {
                 section,

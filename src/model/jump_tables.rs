@@ -42,6 +42,9 @@ pub struct JumpTables {
     pub unbounded: usize,
     /// Dispatches whose table could not be located or read consistently.
     pub rejected: usize,
+    /// Tables without a bounds check objlint could follow, read up to the
+    /// next referenced address of their section.
+    pub sized_by_next: usize,
     /// Every table's cases (both kinds: also x86 tables of relocated
     /// addresses), by (section, offset) of the indirect jump.
     cases: FxHashMap<(usize, u64), Vec<u64>>,
@@ -104,12 +107,24 @@ impl JumpTables {
                     }
                     continue;
                 };
-                let Some(n) = tj.entries else {
-                    out.unbounded += 1;
-                    out.unread.insert((f.section, ins.offset()));
-                    continue;
+                // Without a bounds check objlint can tie to the index (it
+                // was spilled and reloaded, say), the table ends where the
+                // next thing its section is referenced at begins.
+                let read = match tj.entries {
+                    Some(n) => read_table(m, fi, &tj, Some(n)),
+                    None => {
+                        let r = read_table(m, fi, &tj, None);
+                        if r.is_some() {
+                            out.sized_by_next += 1;
+                        } else {
+                            out.unbounded += 1;
+                            out.unread.insert((f.section, ins.offset()));
+                            continue;
+                        }
+                        r
+                    }
                 };
-                match read_table(m, fi, &tj, n) {
+                match read {
                     Some((table_section, table_offset, entries)) => {
                         out.cases.insert(
                             (f.section, ins.offset()),
@@ -138,26 +153,81 @@ impl JumpTables {
 
 type Entries = (usize, u64, Vec<(u64, u64)>);
 
-fn read_table(m: &Model, fi: usize, tj: &crate::arch::TableJump, n: u64) -> Option<Entries> {
+/// The next offset after `at` in section `sec` that a relocation of the
+/// object refers to or a symbol names (where the next table, string or
+/// object begins; a constant only other objects use has its symbol).
+fn next_reference(m: &Model, sec: usize, at: u64) -> Option<u64> {
+    let obj = m.obj;
+    let mut next: Option<u64> = obj
+        .symbols
+        .iter()
+        .filter(|s| s.section == crate::elf::SymSection::Section(sec) && s.value > at)
+        .map(|s| s.value)
+        .min();
+    for s in 0..obj.sections.len() {
+        for r in obj.relocs(s) {
+            let addend = match m.dec.reloc_use(None, r.offset, r.r_type) {
+                RelocUse::Address(bias) => r.addend + bias,
+                _ => r.addend,
+            };
+            if let Place::Local { section, offset } = obj.resolve(r.sym, addend)
+                && section == sec
+                && offset > at
+                && next.is_none_or(|n| offset < n)
+            {
+                next = Some(offset);
+            }
+        }
+    }
+    next
+}
+
+/// The table's entries: `n` of them, or when `n` is unknown, those up to
+/// the section's next referenced address (each must land in the function;
+/// reading stops at the first that does not).
+fn read_table(
+    m: &Model,
+    fi: usize,
+    tj: &crate::arch::TableJump,
+    n: Option<u64>,
+) -> Option<Entries> {
     let f = &m.functions[fi];
     let obj = m.obj;
     let (ts, to) = match tj.table_pc {
         Some(pc) => (f.section, pc),
         None => {
             let code = m.section_code(f.section)?;
-            let insn = code.insns.get(code.index_at(tj.table_insn)?)?;
-            obj.relocs_in(f.section, insn.offset(), insn.end())
-                .iter()
-                .find_map(|r| match m.dec.reloc_use(Some(insn), r.offset, r.r_type) {
-                    RelocUse::Address(bias) => match obj.resolve(r.sym, r.addend + bias) {
-                        Place::Local { section, offset } => Some((section, offset)),
+            let names = |at: u64| -> Option<(usize, u64)> {
+                let insn = code.insns.get(code.index_at(at)?)?;
+                obj.relocs_in(f.section, insn.offset(), insn.end())
+                    .iter()
+                    .find_map(|r| match m.dec.reloc_use(Some(insn), r.offset, r.r_type) {
+                        RelocUse::Address(bias) => match obj.resolve(r.sym, r.addend + bias) {
+                            Place::Local { section, offset } => Some((section, offset)),
+                            _ => None,
+                        },
                         _ => None,
-                    },
-                    _ => None,
-                })?
+                    })
+            };
+            let place = names(tj.table_insn)?;
+            let others = &tj.same_as[..usize::from(tj.same_count)];
+            if others.iter().any(|&at| names(at) != Some(place)) {
+                return None;
+            }
+            place
         }
     };
     let size = u64::from(tj.entry_size);
+    let sized = n.is_some();
+    let n = match n {
+        Some(n) => n,
+        None => {
+            let end = next_reference(m, ts, to)
+                .unwrap_or(obj.sections.get(ts)?.size)
+                .min(obj.section_data(ts).len() as u64);
+            (end.checked_sub(to)? / size).min(4096)
+        }
+    };
     // A switch has at most a few thousand cases; a larger bound is not a table.
     if n == 0 || n > 4096 {
         return None;
@@ -183,11 +253,29 @@ fn read_table(m: &Model, fi: usize, tj: &crate::arch::TableJump, n: u64) -> Opti
         };
         let target = tj.base.wrapping_add(v << tj.shift);
         if target < f.start || target >= f.end || code.index_at(target).is_none() {
+            if !sized && !entries.is_empty() {
+                break;
+            }
             return None;
         }
-        entries.push((at, target));
+        entries.push((at, (target, v)));
     }
-    Some((ts, to, entries))
+    // Read up to the next referenced address, zero entries at the end are
+    // the alignment padding before it as much as cases at the base label;
+    // taking them as cases would walk the base with the dispatch's state.
+    if !sized {
+        while entries.last().is_some_and(|&(_, (_, v))| v == 0) {
+            entries.pop();
+        }
+        if entries.is_empty() {
+            return None;
+        }
+    }
+    Some((
+        ts,
+        to,
+        entries.into_iter().map(|(at, (t, _))| (at, t)).collect(),
+    ))
 }
 
 const STT_SECTION: u8 = 3;

@@ -553,6 +553,8 @@ impl<'a> Model<'a> {
             obj,
             &alt_table.entries,
             rules.alt_replacement_only(obj.machine),
+            rules.alt_nop_callbacks(obj.machine),
+            &functions,
         );
         alts.error = alt_table.error;
         for (sec, start, end) in alts.replacement_starts() {

@@ -150,3 +150,173 @@ tail_ok:
 other:
 	ret
 	.size	other, .-other
+
+// Switch tables in the shapes compilers emit (regressions from kbuild
+// objects, gcc 12 and clang-19). A case that returns with the frame still
+// pushed is found only when the table is read.
+
+// The table's address is set on two paths before a loop (clang's
+// rematerialisation, lib/asn1_decoder.o), the bounds check is inside the
+// dispatch block.
+	.globl	table_two_defs
+	.type	table_two_defs, %function
+table_two_defs:
+	stp	x29, x30, [sp, #-32]!
+	mov	x29, sp
+	str	x25, [sp, #16]
+	cbz	w0, 1f
+	adrp	x25, .Ltab_two
+	add	x25, x25, :lo12:.Ltab_two
+	b	2f
+1:	adrp	x25, .Ltab_two
+	add	x25, x25, :lo12:.Ltab_two
+2:	bl	other
+	sub	w1, w1, #1
+	cbnz	w2, 2b
+	cmp	w1, #2
+	b.hi	.Ltwo_out
+	adr	x8, .Ltwo_base
+	ldrb	w9, [x25, x1]
+	add	x8, x8, x9, lsl #2
+	br	x8
+.Ltwo_base:
+	b	.Ltwo_out
+.Ltwo_c1:
+	b	.Ltwo_out
+.Ltwo_c2:
+	ret
+.Ltwo_out:
+	ldr	x25, [sp, #16]
+	ldp	x29, x30, [sp], #32
+	ret
+	.size	table_two_defs, .-table_two_defs
+
+// The index is copied before the bounds check on its source
+// (amdgpu dce_v8_0_set_crtc_interrupt_state); the default case is the
+// base label, reached before the frame is set up. Clean.
+	.globl	table_copied_index
+	.type	table_copied_index, %function
+table_copied_index:
+	mov	w1, w2
+	cmp	w2, #2
+	b.hi	.Lcopy_base
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	adrp	x3, .Ltab_copy
+	add	x3, x3, :lo12:.Ltab_copy
+	ldrb	w3, [x3, w1, uxtw]
+	adr	x1, .Lcopy_base
+	add	x3, x1, w3, sxtb #2
+	br	x3
+.Lcopy_base:
+	mov	w0, #0
+	ret
+.Lcopy_c:
+	bl	other
+	ldp	x29, x30, [sp], #16
+	ret
+	.size	table_copied_index, .-table_copied_index
+
+// The index was spilled and reloaded: no bounds check ties to it, the
+// table is read up to the next referenced address, its zero padding left
+// out (taken as a case, it would run the base with the frame pushed).
+	.globl	table_spilled_index
+	.type	table_spilled_index, %function
+table_spilled_index:
+	cmp	w2, #2
+	b.hi	.Lspill_base
+	stp	x29, x30, [sp, #-32]!
+	mov	x29, sp
+	str	w2, [sp, #24]
+	bl	other
+	ldr	w4, [sp, #24]
+	adrp	x3, .Ltab_spill
+	add	x3, x3, :lo12:.Ltab_spill
+	ldrb	w3, [x3, w4, uxtw]
+	adr	x1, .Lspill_base
+	add	x3, x1, w3, sxtb #2
+	br	x3
+.Lspill_base:
+	mov	w0, #0
+	ret
+.Lspill_c1:
+	ldp	x29, x30, [sp], #32
+	ret
+.Lspill_c2:
+	ret
+	.size	table_spilled_index, .-table_spilled_index
+
+	.section .rodata
+	.p2align 3
+.Ltab_two:
+	.byte	(.Ltwo_base - .Ltwo_base) >> 2
+	.byte	(.Ltwo_c1 - .Ltwo_base) >> 2
+	.byte	(.Ltwo_c2 - .Ltwo_base) >> 2
+	.p2align 3
+.Ltab_copy:
+	.byte	(.Lcopy_c - .Lcopy_base) >> 2
+	.byte	(.Lcopy_c - .Lcopy_base) >> 2
+	.byte	(.Lcopy_c - .Lcopy_base) >> 2
+	.p2align 3
+.Ltab_spill:
+	.byte	(.Lspill_c1 - .Lspill_base) >> 2
+	.byte	(.Lspill_c2 - .Lspill_base) >> 2
+	.byte	(.Lspill_c1 - .Lspill_base) >> 2
+	.p2align 3
+.Lafter:
+	.quad	0
+	.text
+	.p2align 2
+	.globl	refers_after
+	.type	refers_after, %function
+refers_after:
+	adrp	x0, .Lafter
+	add	x0, x0, :lo12:.Lafter
+	ret
+	.size	refers_after, .-refers_after
+
+// alternative_has_cap_likely(): `b l_no` that the callback alt_cb_patch_nops
+// turns into a NOP at boot (ALTERNATIVE_CB, rules/alternatives.toml). The
+// code after it runs only then; it returns with the frame pushed.
+	.text
+	.p2align 2
+	.globl	cb_patch_nops
+	.type	cb_patch_nops, %function
+cb_patch_nops:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+661:	b	.Lcb_no
+662:	ret
+.Lcb_no:
+	ldp	x29, x30, [sp], #16
+	ret
+	.size	cb_patch_nops, .-cb_patch_nops
+
+// Another callback (kvm_update_va_mask) rewrites its site in place with
+// like code: only the original is followed, and it is clean.
+	.globl	cb_in_place
+	.type	cb_in_place, %function
+cb_in_place:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+663:	b	.Lcb2_no
+664:	ret
+.Lcb2_no:
+	ldp	x29, x30, [sp], #16
+	ret
+	.size	cb_in_place, .-cb_in_place
+
+	.pushsection .altinstructions, "a"
+	// struct alt_instr: orig, alt (the callback), cpucap | ARM64_CB_BIT,
+	// orig_len, alt_len
+	.word	661b - .
+	.word	alt_cb_patch_nops - .
+	.hword	0x8000 | 70
+	.byte	662b - 661b
+	.byte	0
+	.word	663b - .
+	.word	kvm_update_va_mask - .
+	.hword	0x8000 | 71
+	.byte	664b - 663b
+	.byte	0
+	.popsection
