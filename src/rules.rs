@@ -479,6 +479,21 @@ pub struct FramePointerDetect {
 #[serde(deny_unknown_fields)]
 pub struct StackRules {
     pub frame_pointer_detect: ArchValues<FramePointerDetect>,
+    /// Functions whose stack is not followed (as STACK_FRAME_NON_STANDARD),
+    /// per architecture, with why.
+    #[serde(default)]
+    pub non_standard: ArchValues<Vec<NonStandard>>,
+}
+
+/// A function the stack rules leave alone: code that switches stacks or
+/// keeps its frame in ways the model does not follow, by design.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NonStandard {
+    pub function: String,
+    /// The section it is in (exact).
+    pub section: String,
+    pub reason: String,
 }
 
 /// `rules/special.toml`.

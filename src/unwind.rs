@@ -145,7 +145,7 @@ pub fn compare_cfi(
                         a.disagree += 1;
                         let class = match d {
                             crate::model::cfi::CfiDiff::Cfa
-                                if undescribed_push(m, code, i, row) =>
+                                if crate::model::cfi::undescribed_push(code, i, row.start) =>
                             {
                                 "cfa: a push in inline assembly the compiler's CFI does not describe"
                                     .to_string()
@@ -360,30 +360,6 @@ pub fn compare_orc(
         }
     }
     a
-}
-
-/// Whether the instruction at `i` follows, in the same CFI row, a push the
-/// row does not account for: inline assembly (`pushf; pop %reg`,
-/// `push ...; iretq`) whose stack use the compiler cannot describe.
-fn undescribed_push(
-    m: &Model,
-    code: &crate::model::SectionCode,
-    i: usize,
-    row: &crate::elf::cfi::CfiRow,
-) -> bool {
-    let _ = m;
-    (i.saturating_sub(16)..i).rev().any(|k| {
-        code.insns[k].offset() >= row.start
-            && code.ops(k).any(|op| {
-                matches!(
-                    op,
-                    crate::arch::Op::Stack {
-                        dst: crate::arch::Dst::Push | crate::arch::Dst::PushFlags,
-                        ..
-                    }
-                )
-            })
-    })
 }
 
 /// The ORC rows of a reference object, by section index (none when it

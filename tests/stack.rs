@@ -171,6 +171,8 @@ fn compiler_output_is_clean() {
         "arm64-clang",
         "arm64-gcc-fp",
         "arm64-clang-fp",
+        "x86-inline-push",
+        "arm64-clang-sync",
     ] {
         // Frame-pointer builds are recognised as such, the others not.
         let findings = check(name, name.ends_with("-fp"));
@@ -203,6 +205,59 @@ fn arm64_faults_are_found_and_nothing_else() {
     .map(|(p, r)| (p.to_string(), r))
     .collect();
     assert_eq!(got, want);
+}
+
+/// DWARF CFI the compiler cannot make exact: gcc's for code with a push in
+/// inline assembly, clang's `.debug_frame` without unwind tables (exact at
+/// calls only). `objlint unwind --cfi` shows the disagreements; cfi-mismatch
+/// does not report them.
+#[test]
+fn inexact_compiler_cfi_is_not_reported() {
+    let rules = Rules::builtin();
+    for (name, fp) in [("x86-inline-push", false), ("arm64-clang-sync", true)] {
+        let bytes = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+        let obj = Object::parse(&bytes).unwrap();
+        let m = Model::build(&obj, &rules);
+        let computed = unwind::computed_orc(&m, &rules, &Options::default(), None);
+        let a = unwind::compare_cfi(&m, &computed.states, 5, &rules);
+        assert!(a.disagree > 0, "{name}: {a:?}");
+        let findings = check(name, fp);
+        assert!(
+            findings.iter().all(|f| f.rule != "cfi-mismatch"),
+            "{name}: {findings:#?}"
+        );
+    }
+}
+
+/// rules/stack.toml's `non_standard` functions are left alone: the listed
+/// context switch of arm64-cases.s is reported once the list is gone.
+#[test]
+fn listed_non_standard_functions_are_not_followed() {
+    let bytes = std::fs::read(dir().join("arm64-cases.o")).unwrap();
+    let opts = Options {
+        frame_pointer: Some(true),
+        ..Default::default()
+    };
+    let mut rules = Rules::builtin();
+    let with = check_bytes("arm64-cases", &bytes, &rules, &opts);
+    assert!(
+        !with
+            .findings
+            .iter()
+            .any(|f| f.symbol.as_deref() == Some("cpu_switch_to"))
+    );
+    rules.stack.non_standard.aarch64.clear();
+    let without = check_bytes("arm64-cases", &bytes, &rules, &opts);
+    let got: Vec<(String, &str)> = without
+        .findings
+        .iter()
+        .filter(|f| f.symbol.as_deref() == Some("cpu_switch_to"))
+        .map(|f| (place(f), f.rule))
+        .collect();
+    assert_eq!(
+        got,
+        [("cpu_switch_to+0x2c".to_string(), "stack-modified-return")]
+    );
 }
 
 #[test]

@@ -161,9 +161,10 @@ fn ops(w: u32, mut op: impl FnMut(StateOp)) {
             for (k, r) in [rd, rt2].into_iter().enumerate() {
                 let off = at + 8 * k as i32;
                 match (load, r) {
+                    // Register 31 is xzr here, not sp: a load into it
+                    // discards the value, a store of it saves nothing.
+                    (_, 31) => {}
                     (true, r) => stack(Src::Load(rn, off), Dst::Reg(r)),
-                    // xzr stores nothing worth following
-                    (false, 31) => {}
                     (false, r) => stack(Src::Reg(r), Dst::Store(rn, off)),
                 }
             }
@@ -202,8 +203,8 @@ fn ops(w: u32, mut op: impl FnMut(StateOp)) {
         }
         if !simd && size == 3 && opc <= 1 && (rn == SP || rn == FP) {
             match (opc == 1, rd) {
+                (_, 31) => {}
                 (true, r) => stack(Src::Load(rn, at), Dst::Reg(r)),
-                (false, 31) => {}
                 (false, r) => stack(Src::Reg(r), Dst::Store(rn, at)),
             }
         } else if !simd && opc >= 1 && (rd == FP || rd == LR) && !(size == 3 && opc == 2) {
@@ -350,6 +351,8 @@ enum Op {
     AddImm {
         rd: u32,
         rn: u32,
+        /// The immediate, with its `lsl #12` applied.
+        imm: u32,
     },
     /// `add xd, xn, {w,x}m, ext #shift` or `add xd, xn, xm, lsl #shift`.
     AddReg {
@@ -401,7 +404,8 @@ fn op(w: u32, at: u64) -> Op {
         };
     }
     if w & 0xff80_0000 == 0x9100_0000 {
-        return Op::AddImm { rd, rn };
+        let imm = ((w >> 10) & 0xfff) << (12 * ((w >> 22) & 1));
+        return Op::AddImm { rd, rn, imm };
     }
     if w & 0xffe0_0000 == 0x8b20_0000 {
         let option = (w >> 13) & 7;
@@ -499,8 +503,8 @@ fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Opti
 /// dispatch block. Compilers rematerialise the address on several paths:
 /// defs with the same encoding are all returned, the first one first (the
 /// caller checks that their relocations agree). `None` when paths disagree
-/// otherwise, one reaches the function's entry first, or the search grows
-/// past 2,048 instructions.
+/// otherwise or one reaches the function's entry first. Each instruction
+/// is looked at once.
 fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<Vec<usize>> {
     let preserved = (19..=28).contains(&reg);
     // Branch sources by target offset, built once.
@@ -540,12 +544,10 @@ fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<Vec<
     }
     let mut seen = vec![false; insns.len()];
     let mut defs: Vec<usize> = Vec::new();
-    let mut budget = 2048usize;
     while let Some(j) = work.pop() {
         if std::mem::replace(&mut seen[j], true) {
             continue;
         }
-        budget = budget.checked_sub(1)?;
         let ins = &insns[j];
         if let Some(w) = word(data, ins).filter(|&w| writes(w, ins.kind) == Some(reg)) {
             if defs
@@ -711,6 +713,51 @@ impl Decoder for Arm64 {
         }
     }
 
+    fn table_base_def(
+        &self,
+        insns: &[Insn],
+        data: &[u8],
+        jump: usize,
+    ) -> Option<(u32, Option<usize>)> {
+        let w = word(data, insns.get(jump)?)?;
+        if w & 0xffff_fc1f != 0xd61f_0000 {
+            return None;
+        }
+        let lo = (0..jump)
+            .rev()
+            .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
+            .map_or(0, |k| k + 1)
+            .max(jump.saturating_sub(32));
+        let target = (w >> 5) & 31;
+        let k_load = last_def(insns, data, lo, jump, target)?;
+        let Op::Load { rn, size: 8, .. } = op_at(insns, data, k_load)? else {
+            return None;
+        };
+        let def = match last_def(insns, data, lo, k_load, rn) {
+            Some(k) => Some(k),
+            None => last_def_far(insns, data, k_load, rn).map(|d| d[0]),
+        };
+        Some((rn, def))
+    }
+
+    fn address_adjust(&self, insns: &[Insn], data: &[u8], def: usize, jump: usize) -> i64 {
+        let Some(Op::AddImm { rd, .. }) = op_at(insns, data, def) else {
+            return 0;
+        };
+        let mut sum = 0i64;
+        for insn in insns.iter().take(jump).skip(def + 1) {
+            let Some(w) = word(data, insn) else {
+                break;
+            };
+            match op(w, 0) {
+                Op::AddImm { rd: d, rn, imm } if d == rd && rn == rd => sum += i64::from(imm),
+                _ if writes(w, insn.kind) == Some(rd) => break,
+                _ => {}
+            }
+        }
+        sum
+    }
+
     fn min_insn_len(&self) -> u64 {
         4
     }
@@ -772,7 +819,7 @@ impl Decoder for Arm64 {
         let (k_table, same) = match last_def(insns, data, lo, k_load, table_reg) {
             Some(k) => (k, Vec::new()),
             None => {
-                let defs = last_def_far(insns, data, lo, table_reg)?;
+                let defs = last_def_far(insns, data, k_load, table_reg)?;
                 (defs[0], defs[1..].to_vec())
             }
         };
@@ -1132,6 +1179,13 @@ mod tests {
                 vec![st(Load(FP, 0), R(FP)), st(Load(FP, 8), R(LR))],
             ),
             (0xa9017fff, "stp xzr, xzr, [sp, #16]", vec![]),
+            // Register 31 of a load is xzr (smccc-call.S, efi-rt-wrapper.S).
+            (
+                0xa8c14fff,
+                "ldp xzr, x19, [sp], #16",
+                vec![st(Load(SP, 8), R(19)), st(Add(SP, 16), R(SP))],
+            ),
+            (0xf94007ff, "ldr xzr, [sp, #8]", vec![]),
             (0xf94007e0, "ldr x0, [sp, #8]", vec![st(Load(SP, 8), R(0))]),
             (0x94000000, "bl", vec![]),
             (0xd65f03c0, "ret", vec![]),

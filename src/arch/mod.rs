@@ -340,6 +340,25 @@ pub trait Decoder: Sync {
     fn dispatch_form(&self, _insns: &[Insn], _data: &[u8], _jump: usize) -> bool {
         false
     }
+    /// For an indirect jump through a loaded address (`ldr xN, [xT, xI,
+    /// lsl #3]; br xN`): the table register xT, and the instruction that
+    /// last set it on every path to the load, however far back (see
+    /// `address_adjust`) when there is one such. Code reached only through
+    /// the table itself has no path that sets it.
+    fn table_base_def(
+        &self,
+        _insns: &[Insn],
+        _data: &[u8],
+        _jump: usize,
+    ) -> Option<(u32, Option<usize>)> {
+        None
+    }
+    /// What the code adds to the address `insns[def]` computes before the
+    /// jump at `insns[jump]` uses it (arm64 `add xT, xT, #imm` after the
+    /// `adrp`/`add :lo12:` pair: a table inside a larger object).
+    fn address_adjust(&self, _insns: &[Insn], _data: &[u8], _def: usize, _jump: usize) -> i64 {
+        0
+    }
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;
     /// A little less than the average instruction size in real code, to

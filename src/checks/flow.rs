@@ -212,6 +212,12 @@ struct Policy<'a> {
     orc: Option<crate::elf::orc::OrcTable>,
     /// The object's DWARF CFI, to compare with (cfi-mismatch).
     cfi: Option<crate::elf::cfi::CfiTables>,
+    /// The CFI holds at calls only: clang's `.debug_frame` without unwind
+    /// tables (-fno-asynchronous-unwind-tables) leaves epilogues out and
+    /// states a prologue in one row.
+    cfi_calls_only: bool,
+    /// A compiler wrote the CFI: pushes of inline assembly are not in it.
+    cfi_by_compiler: bool,
 }
 
 struct Walk<'p, 'c, 'a> {
@@ -1124,7 +1130,23 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         .enabled(CFI_MISMATCH)
         .then(|| m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]))
         .filter(|t| !t.is_empty());
+    let producer = m.obj.producer();
+    let cfi_calls_only = producer == Some(crate::elf::Producer::Clang)
+        && cfi
+            .as_ref()
+            .is_some_and(|t| t.source.as_deref() == Some(".debug_frame"));
     let mut non_standard: FxHashSet<At> = m.special().non_standard.iter().copied().collect();
+    let listed = cx.rules.stack.non_standard.get(m.obj.machine);
+    if !listed.is_empty() {
+        for f in m.functions.iter().filter(|f| !f.prefix) {
+            if listed
+                .iter()
+                .any(|n| n.function == f.name && n.section == m.obj.section_name(f.section))
+            {
+                non_standard.insert((f.section, f.start));
+            }
+        }
+    }
     // A final module lost STACK_FRAME_NON_STANDARD with the other
     // annotations; objtool's ORC still says which functions it was told not
     // to follow: no row of theirs says anything.
@@ -1158,6 +1180,8 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         collect_states,
         orc,
         cfi,
+        cfi_calls_only,
+        cfi_by_compiler: producer.is_some(),
     }
 }
 
@@ -1429,8 +1453,9 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
         .partition_point(|r| r.start <= f.start)
         .saturating_sub(1);
     let mut found: Vec<(&'static str, At, String, Vec<String>)> = Vec::new();
-    // The comparison only changes where the state or a row does.
-    let mut last: Option<(u32, usize, usize)> = None;
+    // The comparison only changes where the state or a row does (or, with
+    // CFI that holds at calls only, whether this is a call).
+    let mut last: Option<(u32, usize, usize, bool)> = None;
     let mut entry: Option<(u32, Result<crate::elf::orc::OrcEntry, String>)> = None;
     for (k, r) in w.own.iter().enumerate() {
         if orc_done && cfi_done {
@@ -1447,10 +1472,11 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
         while cc + 1 < cfi_rows.len() && cfi_rows[cc + 1].start <= off {
             cc += 1;
         }
-        if last == Some((r.cfi, oc, cc)) {
+        let cfi_here = !p.cfi_calls_only || matches!(ins.kind, Kind::Call | Kind::IndirectCall);
+        if last == Some((r.cfi, oc, cc, cfi_here)) {
             continue;
         }
-        last = Some((r.cfi, oc, cc));
+        last = Some((r.cfi, oc, cc, cfi_here));
         while site < sites.len() && sites[site].1 <= off {
             site += 1;
         }
@@ -1477,9 +1503,13 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
             found.push((ORC_MISMATCH, (f.section, off), msg, vec![note]));
         }
         if !cfi_done
+            && cfi_here
             && let Some(t) = &p.cfi
             && let Some(row) = cfi_rows.get(cc).filter(|r| r.start <= off && off < r.end)
             && let Some(d) = frame.cfi_diff(c, row)
+            && !(p.cfi_by_compiler
+                && d == crate::model::cfi::CfiDiff::Cfa
+                && crate::model::cfi::undescribed_push(code, w.base + k, row.start))
         {
             cfi_done = true;
             let what = match d {

@@ -166,6 +166,13 @@ pub enum Place {
     Other,
 }
 
+/// The compiler an object's `.comment` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Producer {
+    Gcc,
+    Clang,
+}
+
 /// A parsed relocatable object. Borrows the file bytes.
 pub struct Object<'a> {
     pub data: &'a [u8],
@@ -564,6 +571,24 @@ impl<'a> Object<'a> {
         let lo = v.partition_point(|r| r.offset < start);
         let hi = v.partition_point(|r| r.offset < end);
         &v[lo..hi]
+    }
+
+    /// Which compiler made the object, from `.comment` (`GCC: ...`,
+    /// `... clang version ...`); `None` for assembler output, which has none.
+    pub fn producer(&self) -> Option<Producer> {
+        let mut out = None;
+        for &i in self.sections_named(".comment") {
+            for s in self.section_data(i).split(|&b| b == 0) {
+                let s = String::from_utf8_lossy(s);
+                if s.contains("clang version") {
+                    return Some(Producer::Clang);
+                }
+                if s.starts_with("GCC:") {
+                    out = Some(Producer::Gcc);
+                }
+            }
+        }
+        out
     }
 
     /// Sections with this exact name (several may share one).

@@ -73,6 +73,11 @@ pub struct Cfi {
     pub signal: bool,
     /// `UNWIND_HINT_UNDEFINED`: stack operations are not followed.
     pub force_undefined: bool,
+    /// arm64: sp was set from a register the model does not follow while
+    /// the CFA hangs off x29 (a switch to another stack, a variable-length
+    /// array): saves and reloads at sp say nothing about the frame until sp
+    /// is set back from x29.
+    pub sp_lost: bool,
 }
 
 /// Why a stack operation cannot be followed (the path ends there).
@@ -277,6 +282,15 @@ impl Frame {
                 match src {
                     Src::Reg(s) => self.mov(c, s as Base, d),
                     Src::Add(s, off) => self.add(c, s as Base, off, d, next_has_hint)?,
+                    Src::And(_, _) if self.arm64 => {
+                        // and sp, xN, #-align under a frame record (arm64
+                        // compilers use no DRAP); sp is then unknown
+                        // relative to the CFA until set back from x29.
+                        if d != sp || c.cfa.base != bp {
+                            return Err(Unsupported::Realignment);
+                        }
+                        c.sp_lost = true;
+                    }
                     Src::And(_, _) => {
                         if d != sp
                             || (c.drap_reg != UNDEFINED && c.cfa.base != sp)
@@ -323,6 +337,10 @@ impl Frame {
                     }
                     Src::Load(s, off) => {
                         let s = s as Base;
+                        if c.sp_lost && s == sp {
+                            // a reload from the other stack
+                            return self.clobber(c, d);
+                        }
                         let old_cfa = c.cfa;
                         if !c.drap && d == c.cfa.base && d == bp {
                             // mov disp(%rsp), %rbp
@@ -366,6 +384,8 @@ impl Frame {
                         // from the frame pointer.
                         if d != sp {
                             self.clobber(c, d)?;
+                        } else if self.arm64 {
+                            c.sp_lost = true;
                         }
                     }
                     Src::Const => return Err(Unsupported::Unknown),
@@ -420,6 +440,8 @@ impl Frame {
                 } else if base == c.cfa.base {
                     // mov reg, disp(%rbp); mov reg, disp(%rsp)
                     self.save(c, s, CFA, off - c.cfa.offset);
+                } else if base == sp && c.sp_lost {
+                    // a store to the other stack
                 } else if base == sp {
                     // mov reg, disp(%rsp)
                     self.save(c, s, CFA, off - c.stack_size);
@@ -464,6 +486,7 @@ impl Frame {
         } else if s == bp && d == sp && (c.cfa.base == bp || c.cfa.base == c.drap_reg) {
             // mov %rbp, %rsp: the stack pointer back from the frame pointer
             c.stack_size = -self.reg(c, bp).offset;
+            c.sp_lost = false;
         } else if d == c.cfa.base {
             // mov %reg, %rsp
             let v = self.val(c, s);
@@ -487,6 +510,9 @@ impl Frame {
             // a copy of a copy of the stack pointer
             let v = self.val(c, s);
             self.set_val(c, d, v);
+        } else if self.arm64 && d == sp {
+            // mov sp, xN under x29: another stack
+            c.sp_lost = true;
         } else if self.arm64 {
             let _ = self.clobber(c, d);
         }
@@ -523,11 +549,14 @@ impl Frame {
         if d == sp && s == bp {
             // lea disp(%rbp), %rsp
             c.stack_size = -(off + self.reg(c, bp).offset);
+            c.sp_lost = false;
             return Ok(());
         }
         if s == sp && c.cfa.base == sp {
             // lea disp(%rsp), %reg: a DRAP candidate, or a copy of sp
-            c.drap_reg = d;
+            if !self.arm64 {
+                c.drap_reg = d;
+            }
             self.set_val(c, d, Loc::new(CFA, -c.stack_size + off));
             if self.arm64 && d == bp {
                 let _ = self.clobber(c, d);
@@ -545,6 +574,11 @@ impl Frame {
         }
         if d == c.cfa.base && !next_has_hint {
             return Err(Unsupported::StackRegister);
+        }
+        if self.arm64 && d == sp && c.cfa.base == bp {
+            // add sp, xN, #n under x29: another stack (call_on_irq_stack)
+            c.sp_lost = true;
+            return Ok(());
         }
         if self.arm64 && d == sp {
             return Err(Unsupported::StackRegister);
@@ -980,8 +1014,29 @@ impl Cfi {
             ty: Hint::UNDEFINED,
             signal: false,
             force_undefined: false,
+            sp_lost: false,
         }
     }
+}
+
+/// Whether a push since the CFI row at `row_start` began, within the 16
+/// instructions before `i`, explains a frame-address disagreement there:
+/// inline assembly's pushes (`pushf; pop`, the iret frame of sync_core())
+/// are invisible to the compiler writing the CFI.
+pub fn undescribed_push(code: &crate::model::SectionCode, i: usize, row_start: u64) -> bool {
+    use crate::arch::{Dst, Op};
+    (i.saturating_sub(16)..i).rev().any(|k| {
+        code.insns[k].offset() >= row_start
+            && code.ops(k).any(|op| {
+                matches!(
+                    op,
+                    Op::Stack {
+                        dst: Dst::Push | Dst::PushFlags,
+                        ..
+                    }
+                )
+            })
+    })
 }
 
 #[cfg(test)]

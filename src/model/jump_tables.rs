@@ -147,6 +147,9 @@ impl JumpTables {
                 }
             }
         }
+        // Computed gotos (`goto *jumptable[i]`, ___bpf_prog_run): tables of
+        // absolute addresses, as on x86.
+        relocated_tables(m, &mut out);
         out
     }
 }
@@ -282,6 +285,7 @@ const STT_SECTION: u8 = 3;
 const R_X86_64_64: u32 = 1;
 const R_X86_64_PC32: u32 = 2;
 const R_X86_64_32S: u32 = 11;
+const R_AARCH64_ABS64: u32 = 257;
 
 /// Sections compilers put switch tables in (objtool's `mark_rodata`).
 fn is_rodata(name: &str) -> bool {
@@ -297,8 +301,14 @@ fn is_rodata(name: &str) -> bool {
 /// the function, and not at another table's start.
 fn relocated_tables(m: &Model, out: &mut JumpTables) {
     let obj = m.obj;
+    let x86 = obj.machine == Machine::X86_64;
     // (function, jump section, jump offset, table section, table offset)
     let mut found: Vec<(usize, usize, u64, usize, u64)> = Vec::new();
+    // arm64: the table each function's register was found to hold, and the
+    // dispatches through a register no path sets (reached only through a
+    // table: the interpreter's handlers of ___bpf_prog_run).
+    let mut by_reg: FxHashMap<(usize, u32), (usize, u64)> = FxHashMap::default();
+    let mut later: Vec<(usize, usize, u32)> = Vec::new();
     for (fi, f) in m.functions.iter().enumerate() {
         let Some(code) = m.section_code(f.section) else {
             continue;
@@ -317,8 +327,31 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             if !dispatch(k) {
                 continue;
             }
-            let lo = k.saturating_sub(128).max(range.start);
-            for j in (lo..=k).rev() {
+            let at = (f.section, code.insns[k].offset());
+            if out.cases.contains_key(&at) || out.unread.contains(&at) {
+                continue;
+            }
+            // arm64 keeps the table's address in a register, often set once
+            // at the function's entry for every dispatch (computed gotos):
+            // look back from where it was last set.
+            let from = if x86 {
+                k
+            } else {
+                let fi_insns = &code.insns[range.clone()];
+                match m
+                    .dec
+                    .table_base_def(fi_insns, obj.section_data(f.section), k - range.start)
+                {
+                    Some((_, Some(d))) => range.start + d,
+                    Some((reg, None)) => {
+                        later.push((fi, k, reg));
+                        continue;
+                    }
+                    None => continue,
+                }
+            };
+            let lo = from.saturating_sub(128).max(range.start);
+            for j in (lo..=from).rev() {
                 let ins = &code.insns[j];
                 if j != k && dispatch(j) {
                     break;
@@ -333,9 +366,16 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                             return None;
                         }
                         let mut off = sym.value.wrapping_add(r.addend as u64);
-                        if r.r_type == R_X86_64_PC32 {
+                        if x86 && r.r_type == R_X86_64_PC32 {
                             off = off.wrapping_add(4);
                         }
+                        let fi_insns = &code.insns[range.clone()];
+                        off = off.wrapping_add(m.dec.address_adjust(
+                            fi_insns,
+                            obj.section_data(f.section),
+                            j - range.start,
+                            k - range.start,
+                        ) as u64);
                         let first = obj.relocs_in(ts, off, off + 1).first()?;
                         match obj.resolve(first.sym, first.addend) {
                             Place::Local { section, offset }
@@ -348,9 +388,25 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                     });
                 if let Some((ts, off)) = table {
                     found.push((fi, f.section, code.insns[k].offset(), ts, off));
+                    if !x86
+                        && let Some((reg, _)) = m.dec.table_base_def(
+                            &code.insns[range.clone()],
+                            obj.section_data(f.section),
+                            k - range.start,
+                        )
+                    {
+                        by_reg.insert((fi, reg), (ts, off));
+                    }
                     break;
                 }
             }
+        }
+    }
+    for (fi, k, reg) in later {
+        let f = &m.functions[fi];
+        if let (Some(&(ts, off)), Some(code)) = (by_reg.get(&(fi, reg)), m.section_code(f.section))
+        {
+            found.push((fi, f.section, code.insns[k].offset(), ts, off));
         }
     }
     let starts: FxHashSet<(usize, u64)> = found.iter().map(|t| (t.3, t.4)).collect();
@@ -362,7 +418,12 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             if r.offset != at || (at != off && starts.contains(&(ts, at))) {
                 break;
             }
-            if !matches!(r.r_type, R_X86_64_64 | R_X86_64_32S) {
+            let absolute = if x86 {
+                matches!(r.r_type, R_X86_64_64 | R_X86_64_32S)
+            } else {
+                r.r_type == R_AARCH64_ABS64
+            };
+            if !absolute {
                 break;
             }
             match obj.resolve(r.sym, r.addend) {

@@ -320,3 +320,57 @@ cb_in_place:
 	.byte	664b - 663b
 	.byte	0
 	.popsection
+
+// Clean kernel shapes (Linux 6.12 arm64, regressions from kbuild objects).
+
+// smccc-call.S: `ldp xzr, x19, [sp], #16` loads into xzr, not sp.
+	.text
+	.p2align 2
+	.globl	load_into_xzr
+	.type	load_into_xzr, %function
+load_into_xzr:
+	stp	x1, x19, [sp, #-16]!
+	mov	x19, x0
+	hvc	#0
+	ldr	x19, [sp]
+	str	x0, [x19]
+	ldp	xzr, x19, [sp], #16
+	ret
+	.size	load_into_xzr, .-load_into_xzr
+
+// call_on_irq_stack / efi-rt-wrapper.S: run on another stack under a frame
+// record, store there, and come back through `mov sp, x29`.
+	.globl	on_other_stack
+	.type	on_other_stack, %function
+on_other_stack:
+	stp	x29, x30, [sp, #-32]!
+	mov	x29, sp
+	stp	x19, x20, [sp, #16]
+	add	sp, x16, #4096
+	stp	x18, x29, [sp, #-16]!
+	mov	x19, x0
+	blr	x1
+	mov	sp, x29
+	ldp	x19, x20, [sp, #16]
+	ldp	x29, x30, [sp], #32
+	ret
+	.size	on_other_stack, .-on_other_stack
+
+// The context switch returns on the next task's stack: listed in
+// rules/stack.toml (non_standard), not reported.
+	.globl	cpu_switch_to
+	.type	cpu_switch_to, %function
+cpu_switch_to:
+	mov	x10, #16
+	add	x8, x0, x10
+	mov	x9, sp
+	stp	x19, x20, [x8], #16
+	stp	x29, x9, [x8], #16
+	str	x30, [x8]
+	add	x8, x1, x10
+	ldp	x19, x20, [x8], #16
+	ldp	x29, x9, [x8], #16
+	ldr	x30, [x8]
+	mov	sp, x9
+	ret
+	.size	cpu_switch_to, .-cpu_switch_to

@@ -3,6 +3,9 @@
 #
 # - x86-cases.s / arm64-cases.s: hand-written faults, one per function, with
 #   the clean forms beside them.
+# - inline-push.c (x86 gcc) and frames.c with clang-19 -g and no unwind
+#   tables (arm64-clang-sync.o): DWARF CFI that is not exact at every
+#   instruction, which cfi-mismatch must not hold against the code.
 # - frames.c, compiled with gcc and clang-19 for x86-64 (kernel flags, with
 #   and without frame pointers) and with gcc-aarch64-linux-gnu and clang-19
 #   for arm64 (pac-ret, pac-ret+bti), all with -fasynchronous-unwind-tables
@@ -24,6 +27,9 @@ gcc $K -fomit-frame-pointer -c frames.c -o x86-gcc.o
 gcc $K -fno-omit-frame-pointer -c frames.c -o x86-gcc-fp.o
 clang-19 $K -fomit-frame-pointer -c frames.c -o x86-clang.o
 clang-19 $K -fno-omit-frame-pointer -c frames.c -o x86-clang-fp.o
+# CFI the compiler cannot make exact: a push in inline assembly (x86), and
+# clang's .debug_frame without unwind tables, which holds at calls only.
+gcc $K -c inline-push.c -o x86-inline-push.o
 as --64 x86-cases.s -o x86-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
 
@@ -32,6 +38,7 @@ aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret -c frames.c -o arm64-gcc.o
 aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret+bti -fno-omit-frame-pointer -c frames.c -o arm64-gcc-fp.o
 clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=pac-ret -c frames.c -o arm64-clang.o
 clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=standard -fno-omit-frame-pointer -c frames.c -o arm64-clang-fp.o
+clang-19 --target=aarch64-linux-gnu -O2 -fno-strict-aliasing -fno-common -g -fno-asynchronous-unwind-tables -fno-unwind-tables -mbranch-protection=pac-ret -c frames.c -o arm64-clang-sync.o
 aarch64-linux-gnu-as -march=armv8.3-a arm64-cases.s -o arm64-cases.o
 
 if [ -x "$OBJTOOL" ]; then
