@@ -261,6 +261,8 @@ mod tests {
             notes: vec![],
             context: vec![],
             source: None,
+            path: None,
+            path_omitted: 0,
         }
     }
 

@@ -107,6 +107,37 @@ fn target_is_a_related_location() {
 }
 
 #[test]
+fn stack_paths_are_code_flows() {
+    let (_, log) = sarif(&["testdata/stack/x86-cases.o"]);
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let r = results
+        .iter()
+        .find(|r| r["ruleId"] == "stack-modified-return" && r["codeFlows"].is_array())
+        .expect("a return reached through branches");
+    let locs = r["codeFlows"][0]["threadFlows"][0]["locations"]
+        .as_array()
+        .unwrap();
+    let names: Vec<&str> = locs
+        .iter()
+        .map(|l| {
+            assert!(l["location"]["message"]["text"].is_string());
+            l["location"]["physicalLocation"]["address"]["name"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    // objtool --backtrace: the branches at +0x3 and +0xf, then the site.
+    assert_eq!(
+        names,
+        [
+            "branchy_return+0x3",
+            "branchy_return+0xf",
+            "branchy_return+0x13"
+        ]
+    );
+}
+
+#[test]
 fn no_findings_is_still_a_log() {
     let (code, log) = sarif(&[
         "--disable",

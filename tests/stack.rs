@@ -143,6 +143,97 @@ fn findings_agree_with_objtool() {
     assert!(compared >= 13, "only {compared} objtool warnings compared");
 }
 
+/// The path to each stack finding takes the branches objtool's
+/// `--backtrace` lists for its warning there (its `(branch)`/`(alt)` lines,
+/// nearest first).
+#[test]
+fn paths_are_the_ones_objtool_backtraces() {
+    let text = std::fs::read_to_string(dir().join("x86-cases.backtrace.objtool.txt")).unwrap();
+    let findings = check("x86-cases", false);
+    let mut compared = 0;
+    let mut with_branches = 0;
+    let mut current: Option<(String, &str)> = None;
+    let mut branches: Vec<String> = Vec::new();
+    let mut check_one = |w: &(String, &str), branches: &[String]| {
+        let f = findings
+            .iter()
+            .find(|f| place(f) == w.0 && f.rule == w.1)
+            .unwrap_or_else(|| panic!("no {} at {}", w.1, w.0));
+        let ours: Vec<String> = f
+            .path
+            .as_ref()
+            .expect("stack findings have a path")
+            .iter()
+            .map(|p| {
+                let t = &p.from;
+                format!("{}+{:#x}", t.symbol.as_deref().unwrap(), t.symbol_offset)
+            })
+            .collect();
+        let theirs: Vec<String> = branches.iter().rev().cloned().collect();
+        assert_eq!(ours, theirs, "path to {} at {}", w.1, w.0);
+        compared += 1;
+        with_branches += usize::from(!theirs.is_empty());
+    };
+    for l in text.lines().skip(1) {
+        let Some((_, rest)) = l.split_once(": warning: objtool: ") else {
+            continue;
+        };
+        if let Some(bt) = rest.strip_prefix("  ") {
+            let (p, what) = bt.split_once(": ").unwrap();
+            if what.starts_with("<===") {
+                if let Some(w) = current.take() {
+                    check_one(&w, &branches);
+                }
+                branches.clear();
+            } else {
+                branches.push(p.to_string());
+            }
+        } else {
+            let (p, msg) = rest.split_once(": ").unwrap();
+            current = objtool_class(msg).map(|c| (p.to_string(), c));
+        }
+    }
+    assert!(
+        compared >= 6 && with_branches >= 1,
+        "{compared} paths compared, {with_branches} with branches"
+    );
+}
+
+/// Every kind of edge a path can take is named: a switch case and an
+/// alternative (arm64, no objtool there).
+#[test]
+fn paths_name_cases_and_alternatives() {
+    let findings = check("arm64-cases", true);
+    let edges = |at: &str| -> Vec<(String, &'static str)> {
+        let f = findings
+            .iter()
+            .find(|f| place(f) == at)
+            .unwrap_or_else(|| panic!("no finding at {at}"));
+        f.path
+            .iter()
+            .flatten()
+            .map(|p| {
+                (
+                    format!(
+                        "{}+{:#x}",
+                        p.to.symbol.as_deref().unwrap(),
+                        p.to.symbol_offset
+                    ),
+                    p.edge,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        edges("table_spilled_index+0x44"),
+        [("table_spilled_index+0x44".to_string(), "switch case")]
+    );
+    assert_eq!(
+        edges("cb_patch_nops+0xc"),
+        [("cb_patch_nops+0xc".to_string(), "alternative")]
+    );
+}
+
 #[test]
 fn computed_orc_is_the_orc_objtool_wrote() {
     let rules = Rules::builtin();

@@ -16,7 +16,7 @@ use crate::arch::{Kind, Modifier, Op, Pac, PacKey};
 use crate::elf::annotations::{Layout, places};
 use crate::model::cfi::{Cfi, Frame, Mismatch, Modified, Unsupported};
 use crate::model::special::{At, Hint};
-use crate::model::walk::{Action, Arrival, Callee, Loc, Step, Visitor, Walker, is_cold};
+use crate::model::walk::{Action, Arrival, Callee, Edge, Loc, Step, Visitor, Walker, is_cold};
 use crate::model::{Dest, Function, Model};
 use crate::rules::NameSet;
 use rayon::prelude::*;
@@ -28,6 +28,14 @@ pub const STACK_SIBLING: &str = "stack-modified-sibling-call";
 pub const STACK_UNDEFINED: &str = "stack-undefined";
 pub const FRAME_POINTER: &str = "frame-pointer";
 pub const PAC_RET: &str = "pac-ret";
+/// The rules whose findings show the path that led to them.
+const STACK_RULES: [&str; 5] = [
+    STACK_MISMATCH,
+    STACK_RETURN,
+    STACK_SIBLING,
+    STACK_UNDEFINED,
+    PAC_RET,
+];
 pub const FALLTHROUGH: &str = "fallthrough";
 pub const ORC_MISMATCH: &str = "orc-mismatch";
 pub const CFI_MISMATCH: &str = "cfi-mismatch";
@@ -47,6 +55,11 @@ pub struct Event {
     pub owner: Option<usize>,
     /// The instruction (section, index) the event is about, when not `at`'s.
     pub loc: Option<Loc>,
+    /// The path that led there (stack and pac-ret rules): the edges it
+    /// took other than running on, the last [`PATH_SHOWN`] of them.
+    pub path: Vec<(Loc, Loc, Edge)>,
+    /// How many edges the path took in all.
+    pub path_len: usize,
 }
 
 /// A frame-pointer event, kept small: most objects are no frame-pointer
@@ -171,7 +184,23 @@ struct State {
     key: Key,
     /// The interned id of `key`, or [`NO_KEY`] after it changed.
     key_id: u32,
+    /// The last edge the path took ([`Walk::trail`]), or [`NO_TRAIL`].
+    trail: u32,
 }
+
+const NO_TRAIL: u32 = u32::MAX;
+
+/// An edge a path took, and the one it took before it.
+#[derive(Debug, Clone, Copy)]
+struct Trail {
+    from: Loc,
+    to: Loc,
+    edge: Edge,
+    parent: u32,
+}
+
+/// Edges shown with a finding: the ones nearest it.
+const PATH_SHOWN: usize = 12;
 
 const NO_KEY: u32 = u32::MAX;
 
@@ -246,6 +275,10 @@ struct Walk<'p, 'c, 'a> {
     replacement_ends: Vec<(At, Cfi)>,
     hints_seen: Vec<Loc>,
     seen_messages: FxHashSet<(At, &'static str)>,
+    /// The edges paths took, each pointing at the one before it.
+    trail: Vec<Trail>,
+    /// The current path's last edge.
+    at_trail: u32,
 }
 
 impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
@@ -289,6 +322,11 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
         message: String,
         owner: Option<usize>,
     ) -> bool {
+        let (path, path_len) = if STACK_RULES.contains(&rule) {
+            self.path()
+        } else {
+            (Vec::new(), 0)
+        };
         self.events.push(Event {
             rule,
             at: step_at,
@@ -298,8 +336,26 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
             root: self.root_index,
             owner,
             loc: None,
+            path,
+            path_len,
         });
         self.on(rule)
+    }
+
+    /// The current path's edges, the last [`PATH_SHOWN`] in path order.
+    fn path(&self) -> (Vec<(Loc, Loc, Edge)>, usize) {
+        let mut path = Vec::new();
+        let mut n = 0;
+        let mut t = self.at_trail;
+        while let Some(e) = self.trail.get(t as usize) {
+            if path.len() < PATH_SHOWN {
+                path.push((e.from, e.to, e.edge));
+            }
+            n += 1;
+            t = e.parent;
+        }
+        path.reverse();
+        (path, n)
     }
 
     fn last(&mut self) -> &mut Event {
@@ -396,6 +452,7 @@ impl Visitor for Walk<'_, '_, '_> {
         range: std::ops::Range<usize>,
         s: &mut State,
     ) -> (usize, bool) {
+        self.at_trail = s.trail;
         // noinstr region marks may sit on plain instructions.
         if self.noinstr_on || sec != self.root.section {
             return (0, true);
@@ -510,8 +567,20 @@ impl Visitor for Walk<'_, '_, '_> {
         (n, true)
     }
 
+    fn edge(&mut self, from: Loc, to: Loc, edge: Edge, s: &mut State) {
+        if self.stack && self.trail.len() < u32::MAX as usize - 1 {
+            self.trail.push(Trail {
+                from,
+                to,
+                edge,
+                parent: s.trail,
+            });
+            s.trail = (self.trail.len() - 1) as u32;
+        }
+    }
+
     fn arrive(&mut self, a: &Arrival, s: &mut State) -> bool {
-        ARRIVALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.at_trail = s.trail;
         let mut hint = false;
         if a.marks.is_some_and(|mk| mk.hint.is_some()) {
             self.hints_seen.push(a.loc);
@@ -591,7 +660,7 @@ impl Visitor for Walk<'_, '_, '_> {
     }
 
     fn step(&mut self, st: &Step, s: &mut State) -> bool {
-        STEPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.at_trail = s.trail;
         // Only these change what tells paths apart.
         let may_change = st.insn.has_ops()
             || matches!(
@@ -1222,33 +1291,11 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     let p = policy(cx, collect_states);
     let walker = Walker::new(m);
     let roots = roots(m);
-    if std::env::var_os("OBJLINT_WALK_ONLY").is_some() {
-        roots.par_iter().for_each(|&(fi, _)| {
-            let f = &m.functions[fi];
-            let mut r = crate::model::walk::Reach::new(m, f);
-            walker.walk(f, (), &mut r);
-        });
-        return Facts::default();
-    }
     let parts: Vec<RootFacts> = roots
         .par_iter()
         .with_min_len(16)
         .map(|&(fi, orphan_cold)| walk_root(cx, &p, &walker, fi, orphan_cold))
         .collect();
-    if std::env::var_os("OBJLINT_FLOW_STATS").is_some() {
-        let mut by: FxHashMap<&str, usize> = FxHashMap::default();
-        for r in &parts {
-            for e in &r.events {
-                *by.entry(e.rule).or_default() += 1;
-            }
-        }
-        eprintln!(
-            "flow: {} roots, {} arrivals, {} steps, events {by:?}",
-            roots.len(),
-            ARRIVALS.load(std::sync::atomic::Ordering::Relaxed),
-            STEPS.load(std::sync::atomic::Ordering::Relaxed)
-        );
-    }
     let mut facts = Facts::default();
     // objtool's validate_unwind_hints: code only unwind hints lead to
     // (entry code), walked from each hint no walk reached, in address order.
@@ -1361,6 +1408,8 @@ fn walk_root_from(
         replacement_ends: Vec::new(),
         hints_seen: Vec::new(),
         seen_messages: FxHashSet::default(),
+        trail: Vec::new(),
+        at_trail: NO_TRAIL,
     };
     let init = State {
         cfi: if stack {
@@ -1376,6 +1425,7 @@ fn walk_root_from(
             ..Key::default()
         },
         key_id: NO_KEY,
+        trail: NO_TRAIL,
     };
     match from {
         // Entered at a hint: the hint gives the state.
@@ -1415,10 +1465,6 @@ fn walk_root_from(
         replacement_ends: w.replacement_ends,
     }
 }
-
-/// Debug counters (OBJLINT_FLOW_STATS=1).
-pub static ARRIVALS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static STEPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// orc-mismatch and cfi-mismatch: the states a root's walk recorded in its
 /// own range against the object's ORC and DWARF CFI, the first difference

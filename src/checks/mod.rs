@@ -65,6 +65,21 @@ pub struct Finding {
     /// Source position of the site, when the object has DWARF line info
     /// (filled by `crate::source` after the checks ran).
     pub source: Option<SourceLoc>,
+    /// The path that led to the site (stack rules): the edges it took other
+    /// than running on to the next instruction, the nearest last; empty
+    /// when it ran straight from the entry, `None` for other rules.
+    pub path: Option<Vec<PathStep>>,
+    /// Earlier edges of the path not in `path`.
+    pub path_omitted: usize,
+}
+
+/// An edge a path took: a branch, a switch case, an alternative, ...
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathStep {
+    pub from: Target,
+    pub to: Target,
+    /// What kind of edge, in words ("jump", "switch case", ...).
+    pub edge: &'static str,
 }
 
 /// What a check sees.
@@ -115,6 +130,8 @@ impl Ctx<'_> {
             notes: Vec::new(),
             context: self.context(section, offset),
             source: None,
+            path: None,
+            path_omitted: 0,
         }
     }
 

@@ -12,7 +12,8 @@
 //! livepatch's reliable stack traces cannot live with.
 
 use super::flow::{self, Event};
-use super::{Check, Ctx, Finding};
+use super::{Check, Ctx, Finding, PathStep};
+use crate::model::walk::Edge;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub struct StackMismatch;
@@ -26,7 +27,36 @@ pub(crate) fn finding(cx: &Ctx, rule: &'static str, e: &Event) -> Finding {
         fd.target = Some(cx.target(s, o));
     }
     fd.notes = e.notes.clone();
+    let place = |(sec, i): crate::model::walk::Loc| {
+        let off = cx
+            .model
+            .section_code(sec)
+            .map_or(0, |c| c.insns[i].offset());
+        cx.target(sec, off)
+    };
+    fd.path = Some(
+        e.path
+            .iter()
+            .map(|&(from, to, edge)| PathStep {
+                from: place(from),
+                to: place(to),
+                edge: edge_name(edge),
+            })
+            .collect(),
+    );
+    fd.path_omitted = e.path_len - e.path.len();
     fd
+}
+
+fn edge_name(e: Edge) -> &'static str {
+    match e {
+        Edge::Jump => "jump",
+        Edge::Case => "switch case",
+        Edge::Alternative => "alternative",
+        Edge::Fixup => "exception fixup",
+        Edge::JumpLabel => "jump label",
+        Edge::RunsOn => "runs on",
+    }
 }
 
 /// Every event of a rule once per place and message.

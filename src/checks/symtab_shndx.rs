@@ -179,6 +179,8 @@ pub fn finding(
         notes: Vec::new(),
         context: Vec::new(),
         source: None,
+        path: None,
+        path_omitted: 0,
     }
 }
 

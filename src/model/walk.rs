@@ -75,6 +75,26 @@ pub enum Exit {
     IntoData,
 }
 
+/// How a path leaves an instruction other than by running on to the next
+/// one (what a path is told by, for backtraces).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    /// A branch taken (or an intra-function call).
+    Jump,
+    /// A switch-table case.
+    Case,
+    /// Into an alternative's replacement, or past a site a replacement
+    /// leaves empty.
+    Alternative,
+    /// From a faulting instruction to its exception fixup.
+    Fixup,
+    /// A jump label switched the other way.
+    JumpLabel,
+    /// Running on somewhere else: out of a replacement back to its site,
+    /// into the next function.
+    RunsOn,
+}
+
 /// One instruction on a path.
 #[derive(Debug, Clone, Copy)]
 pub struct Step<'a> {
@@ -146,6 +166,10 @@ pub trait Visitor {
     ) -> (usize, bool) {
         (0, true)
     }
+    /// A path takes `edge` from `from` to `to`; `state` is the state it
+    /// arrives with. The default does nothing.
+    #[inline]
+    fn edge(&mut self, _from: Loc, _to: Loc, _edge: Edge, _state: &mut Self::State) {}
 }
 
 /// `g` is a part of `f` split off by the compiler (`f.cold`, `f.cold.1`).
@@ -506,8 +530,8 @@ impl<'m, 'a> Walker<'m, 'a> {
         // Paths not yet walked, the next one to walk last. A path goes on
         // in place while it has one way to go.
         let mut work: Vec<(Next, V::State)> = vec![((entry, None), init)];
-        let mut side: Vec<Next> = Vec::new();
-        let mut succ: Vec<Next> = Vec::new();
+        let mut side: Vec<(Next, Edge)> = Vec::new();
+        let mut succ: Vec<(Next, Option<Edge>)> = Vec::new();
         while let Some((mut at, mut state)) = work.pop() {
             loop {
                 if v.finished() {
@@ -544,9 +568,11 @@ impl<'m, 'a> Walker<'m, 'a> {
                         let site = &m.alts.sites[si];
                         for (ri, r) in site.repls.iter().enumerate() {
                             if r.start == r.end {
-                                side.extend(self.site_end(site).map(|l| (l, None)));
+                                side.extend(
+                                    self.site_end(site).map(|l| ((l, None), Edge::Alternative)),
+                                );
                             } else if let Some(l) = self.index(r.section, r.start) {
-                                side.push((l, Some((si as u32, ri as u32))));
+                                side.push(((l, Some((si as u32, ri as u32))), Edge::Alternative));
                             }
                         }
                         skip_orig = site.exclusive();
@@ -555,13 +581,16 @@ impl<'m, 'a> Walker<'m, 'a> {
                         mk.fixups
                             .iter()
                             .filter_map(|&(s, o)| self.index(s, o))
-                            .map(|l| (l, None)),
+                            .map(|l| ((l, None), Edge::Fixup)),
                     );
                     match (mk.jump_label, ins.kind) {
-                        (Some(_), Kind::Jump) => {
-                            side.extend(self.index(sec, ins.end()).map(|l| (l, ctx)))
+                        (Some(_), Kind::Jump) => side.extend(
+                            self.index(sec, ins.end())
+                                .map(|l| ((l, ctx), Edge::JumpLabel)),
+                        ),
+                        (Some((s, o)), _) => {
+                            side.extend(self.index(s, o).map(|l| ((l, None), Edge::JumpLabel)))
                         }
-                        (Some((s, o)), _) => side.extend(self.index(s, o).map(|l| (l, None))),
                         _ => {}
                     }
                 }
@@ -589,20 +618,35 @@ impl<'m, 'a> Walker<'m, 'a> {
                     if v.step(&step, &mut state) {
                         // Walked in this order: switch cases in table order,
                         // the jump target, the fall-through.
-                        succ.extend(fl.next[0]);
-                        succ.extend(fl.next[1]);
-                        succ.extend(fl.cases.iter().rev().map(|&l| (l, None)));
+                        succ.extend(fl.next[0].map(|to| {
+                            let on = to == ((sec, i + 1), ctx);
+                            (to, (!on).then_some(Edge::RunsOn))
+                        }));
+                        succ.extend(fl.next[1].map(|to| (to, Some(Edge::Jump))));
+                        succ.extend(
+                            fl.cases
+                                .iter()
+                                .rev()
+                                .map(|&l| ((l, None), Some(Edge::Case))),
+                        );
                         goes_on = !succ.is_empty();
                     }
                 }
                 match before {
                     None => {
                         // The common case: the path goes on in place.
-                        let Some((&first, rest)) = succ.split_last() else {
+                        let Some((&(first, edge), rest)) = succ.split_last() else {
                             break;
                         };
-                        for &to in rest {
-                            work.push((to, state.clone()));
+                        for &(to, e) in rest {
+                            let mut s = state.clone();
+                            if let Some(e) = e {
+                                v.edge((sec, i), to.0, e, &mut s);
+                            }
+                            work.push((to, s));
+                        }
+                        if let Some(e) = edge {
+                            v.edge((sec, i), first.0, e, &mut state);
                         }
                         at = first;
                         // Straight-line code: in bulk.
@@ -620,15 +664,22 @@ impl<'m, 'a> Walker<'m, 'a> {
                     Some(b) => {
                         // Side paths first, with the state from before.
                         if goes_on {
-                            for &to in &succ {
-                                work.push((to, state.clone()));
+                            for &(to, e) in &succ {
+                                let mut s = state.clone();
+                                if let Some(e) = e {
+                                    v.edge((sec, i), to.0, e, &mut s);
+                                }
+                                work.push((to, s));
                             }
                         }
                         state = b;
-                        let (&first, rest) = side.split_first().expect("side paths");
-                        for &to in rest.iter().rev() {
-                            work.push((to, state.clone()));
+                        let (&(first, edge), rest) = side.split_first().expect("side paths");
+                        for &(to, e) in rest.iter().rev() {
+                            let mut s = state.clone();
+                            v.edge((sec, i), to.0, e, &mut s);
+                            work.push((to, s));
                         }
+                        v.edge((sec, i), first.0, edge, &mut state);
                         at = first;
                     }
                 }

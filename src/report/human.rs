@@ -76,6 +76,33 @@ fn line_range(text: &str, line: u32, column: u32) -> Option<Range<usize>> {
     Some(from..(start + body.len()).max(from))
 }
 
+/// The path that led to the finding, one edge a line.
+fn path_note(path: &[crate::checks::PathStep], omitted: usize) -> String {
+    use super::target_location;
+    if path.is_empty() {
+        return "path: straight from the entry, no branch taken".to_string();
+    }
+    let n = path.len() + omitted;
+    let mut s = format!(
+        "path from the entry ({n} edge{}{}):",
+        if n == 1 { "" } else { "s" },
+        if omitted > 0 {
+            format!(", the last {} shown", path.len())
+        } else {
+            String::new()
+        }
+    );
+    for p in path {
+        s.push_str(&format!(
+            "\n  {} → {} ({})",
+            target_location(&p.from),
+            target_location(&p.to),
+            p.edge
+        ));
+    }
+    s
+}
+
 /// Lines of context after `line`, fewer when they would need a wider line
 /// number: codespan-reporting sizes the gutter by the labelled lines only.
 fn context_after(line: u32, want: usize) -> usize {
@@ -144,6 +171,9 @@ impl Emitter for Human {
                     "target: {}",
                     location(t.symbol.as_deref(), t.symbol_offset, &t.section, t.offset)
                 ));
+            }
+            if let Some(path) = &f.path {
+                notes.push(path_note(path, f.path_omitted));
             }
             d = d.with_notes(notes);
             let res = if self.color {

@@ -33,6 +33,23 @@ pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
     if !f.notes.is_empty() {
         v["notes"] = json!(f.notes);
     }
+    if let Some(path) = &f.path {
+        let place = |t: &crate::checks::Target| {
+            json!({
+                "section": t.section,
+                "offset": t.offset,
+                "symbol": t.symbol,
+                "symbol_offset": t.symbol_offset,
+            })
+        };
+        v["path"] = path
+            .iter()
+            .map(|p| json!({ "from": place(&p.from), "to": place(&p.to), "edge": p.edge }))
+            .collect();
+        if f.path_omitted > 0 {
+            v["path_omitted"] = json!(f.path_omitted);
+        }
+    }
     v
 }
 

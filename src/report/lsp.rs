@@ -166,6 +166,8 @@ mod tests {
             notes: vec!["a note".into()],
             context: Vec::new(),
             source,
+            path: None,
+            path_omitted: 0,
         }
     }
 

@@ -53,6 +53,11 @@ pub fn source_position(s: &crate::checks::SourceLoc) -> String {
 }
 
 /// `sym+0xoff`, or `section+0xoff` outside any symbol.
+/// A place named as the renderers name it.
+pub fn target_location(t: &crate::checks::Target) -> String {
+    location(t.symbol.as_deref(), t.symbol_offset, &t.section, t.offset)
+}
+
 pub fn location(symbol: Option<&str>, symbol_offset: u64, section: &str, offset: u64) -> String {
     match symbol {
         Some(s) => format!("{s}+{symbol_offset:#x}"),

@@ -215,7 +215,50 @@ impl Sarif {
         if !f.notes.is_empty() {
             r["properties"]["notes"] = json!(f.notes);
         }
+        if f.path.as_ref().is_some_and(|p| !p.is_empty()) {
+            r["codeFlows"] = json!([self.code_flow(object, f)]);
+        }
         r
+    }
+
+    /// The path to a finding as a SARIF code flow: each edge's source, then
+    /// the site.
+    fn code_flow(&mut self, object: usize, f: &Finding) -> Value {
+        let mut locations = Vec::new();
+        for p in f.path.iter().flatten() {
+            let t = &p.from;
+            let mut l = self.object_location(
+                object,
+                &t.section,
+                t.offset,
+                t.symbol.as_deref(),
+                t.symbol_offset,
+            );
+            l["message"] = json!({
+                "text": format!("{} to {}", p.edge, super::target_location(&p.to))
+            });
+            locations.push(json!({ "location": l }));
+        }
+        let mut site = self.object_location(
+            object,
+            &f.section,
+            f.offset,
+            f.symbol.as_deref(),
+            f.symbol_offset,
+        );
+        site["message"] = json!({ "text": f.message });
+        locations.push(json!({ "location": site }));
+        let mut flow = json!({ "threadFlows": [{ "locations": locations }] });
+        if f.path_omitted > 0 {
+            flow["message"] = json!({
+                "text": format!(
+                    "the last {} edges of the path; {} earlier not shown",
+                    locations.len() - 1,
+                    f.path_omitted
+                )
+            });
+        }
+        flow
     }
 
     /// The whole log.

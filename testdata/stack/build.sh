@@ -62,6 +62,8 @@ if [ -x "$OBJTOOL" ]; then
   done
   verdict x86-cases.objtool.txt x86-cases --orc
   verdict x86-cases.stackval.objtool.txt x86-cases --stackval
+  # The paths objtool follows to each warning (its branch lines).
+  verdict x86-cases.backtrace.objtool.txt x86-cases --orc --backtrace
 else
   echo "objtool not found ($OBJTOOL): the x86 ground truth is not rebuilt" >&2
 fi

@@ -141,3 +141,22 @@ sp_copy:
 other:
 	ret
 	.size	other, .-other
+
+# A pop missing only on the path through two branches: the finding shows
+# that path (objtool --backtrace: x86-cases.backtrace.objtool.txt).
+	.globl	branchy_return
+	.type	branchy_return, @function
+branchy_return:
+	push	%rbx
+	test	%edi, %edi
+	je	1f
+	call	other
+	jmp	2f
+1:	cmp	$3, %esi
+	jne	3f
+	pop	%rbx
+	ret
+3:	ret
+2:	pop	%rbx
+	ret
+	.size	branchy_return, .-branchy_return
