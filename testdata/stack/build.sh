@@ -67,3 +67,7 @@ if [ -x "$OBJTOOL" ]; then
 else
   echo "objtool not found ($OBJTOOL): the x86 ground truth is not rebuilt" >&2
 fi
+
+# The README's example objects (testdata/examples/README.md).
+cp x86-cases.o ../examples/stack-x86_64.o
+cp arm64-cases.o ../examples/stack-arm64.o
