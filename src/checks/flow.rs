@@ -488,8 +488,8 @@ impl Visitor for Walk<'_, '_, '_> {
             let rec = self.own[k];
             if rec.cfi != NO_CFI {
                 if self.stack && rec.cfi != id {
-                    let old = self.cfis[rec.cfi as usize];
-                    if old != s.cfi {
+                    if self.cfis[rec.cfi as usize] != s.cfi {
+                        let old = self.cfis[rec.cfi as usize];
                         let a = Arrival {
                             loc: (sec, j),
                             insn: &code.insns[j],
@@ -526,7 +526,10 @@ impl Visitor for Walk<'_, '_, '_> {
                         .at(sec, j + 1, n.offset())
                         .is_some_and(|mk| mk.hint.is_some())
                 });
-                let saved = (s.cfi, s.key);
+                // The state before is `id`'s (interned at the arrival
+                // above): only the key needs saving.
+                debug_assert!(self.cfis[id as usize] == s.cfi);
+                let saved_key = s.key;
                 let mut failed = false;
                 let pac = frame.ra_reg().is_some();
                 for op in code.ops(j) {
@@ -541,7 +544,9 @@ impl Visitor for Walk<'_, '_, '_> {
                 }
                 if failed {
                     // The slow path reports it, from the state before.
-                    (s.cfi, s.key) = saved;
+                    s.cfi = self.cfis[id as usize];
+                    s.cfi_id = id;
+                    s.key = saved_key;
                     let r = &mut self.own[k];
                     r.keys &= !bit;
                     if r.cfi == id && rec.cfi == NO_CFI {
@@ -549,10 +554,10 @@ impl Visitor for Walk<'_, '_, '_> {
                     }
                     return (j - start, true);
                 }
-                if s.cfi != saved.0 {
+                if s.cfi != self.cfis[id as usize] {
                     s.cfi_id = NO_CFI;
                 }
-                if s.key != saved.1 {
+                if s.key != saved_key {
                     s.key_id = self.key_id(s.key);
                     if s.key_id >= 64 {
                         return (j + 1 - start, true);
@@ -624,9 +629,11 @@ impl Visitor for Walk<'_, '_, '_> {
         let mut cfi = rec.cfi;
         if rec.cfi != NO_CFI {
             if stack && !hint && rec.cfi != s.cfi_id {
-                let old = self.cfis[rec.cfi as usize];
-                if old != s.cfi && self.mismatch(a, old, &s.cfi) {
-                    return false;
+                if self.cfis[rec.cfi as usize] != s.cfi {
+                    let old = self.cfis[rec.cfi as usize];
+                    if self.mismatch(a, old, &s.cfi) {
+                        return false;
+                    }
                 }
             }
         } else if stack {
