@@ -487,18 +487,16 @@ impl Visitor for Walk<'_, '_, '_> {
             };
             let rec = self.own[k];
             if rec.cfi != NO_CFI {
-                if self.stack && rec.cfi != id {
-                    if self.cfis[rec.cfi as usize] != s.cfi {
-                        let old = self.cfis[rec.cfi as usize];
-                        let a = Arrival {
-                            loc: (sec, j),
-                            insn: &code.insns[j],
-                            marks: None,
-                            alt_site: None,
-                        };
-                        if self.mismatch(&a, old, &s.cfi) {
-                            return (j - start, false);
-                        }
+                if self.stack && rec.cfi != id && self.cfis[rec.cfi as usize] != s.cfi {
+                    let old = self.cfis[rec.cfi as usize];
+                    let a = Arrival {
+                        loc: (sec, j),
+                        insn: &code.insns[j],
+                        marks: None,
+                        alt_site: None,
+                    };
+                    if self.mismatch(&a, old, &s.cfi) {
+                        return (j - start, false);
                     }
                 }
                 if rec.keys & bit != 0 {
@@ -628,12 +626,10 @@ impl Visitor for Walk<'_, '_, '_> {
         let rec = *self.record(a.loc);
         let mut cfi = rec.cfi;
         if rec.cfi != NO_CFI {
-            if stack && !hint && rec.cfi != s.cfi_id {
-                if self.cfis[rec.cfi as usize] != s.cfi {
-                    let old = self.cfis[rec.cfi as usize];
-                    if self.mismatch(a, old, &s.cfi) {
-                        return false;
-                    }
+            if stack && !hint && rec.cfi != s.cfi_id && self.cfis[rec.cfi as usize] != s.cfi {
+                let old = self.cfis[rec.cfi as usize];
+                if self.mismatch(a, old, &s.cfi) {
+                    return false;
                 }
             }
         } else if stack {
