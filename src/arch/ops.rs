@@ -187,6 +187,39 @@ impl PackedOp {
     }
 }
 
+/// The operations of one instruction (a walk's hot loop: no adapters).
+#[derive(Debug, Clone)]
+pub struct OpIter<'a> {
+    offsets: &'a [u32],
+    ops: &'a [PackedOp],
+    offset: u32,
+}
+
+impl OpIter<'_> {
+    pub fn empty() -> OpIter<'static> {
+        OpIter {
+            offsets: &[],
+            ops: &[],
+            offset: 0,
+        }
+    }
+}
+
+impl Iterator for OpIter<'_> {
+    type Item = Op;
+    #[inline]
+    fn next(&mut self) -> Option<Op> {
+        match (self.offsets.split_first(), self.ops.split_first()) {
+            (Some((&o, offsets)), Some((&p, ops))) if o == self.offset => {
+                self.offsets = offsets;
+                self.ops = ops;
+                Some(p.unpack())
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The operations of a section's instructions, by instruction offset, in
 /// offset order (several entries for one offset are its operations in order).
 #[derive(Debug, Default, Clone)]
@@ -224,14 +257,13 @@ impl OpTable {
     }
     /// The operations from entry `index` on that belong to the instruction
     /// at `offset`.
-    pub fn from_index(&self, index: usize, offset: u64) -> impl Iterator<Item = Op> + '_ {
-        let o = offset as u32;
+    pub fn from_index(&self, index: usize, offset: u64) -> OpIter<'_> {
         let lo = index.min(self.offsets.len());
-        self.offsets[lo..]
-            .iter()
-            .take_while(move |&&x| x == o)
-            .zip(&self.ops[lo..])
-            .map(|(_, p)| p.unpack())
+        OpIter {
+            offsets: &self.offsets[lo..],
+            ops: &self.ops[lo..],
+            offset: offset as u32,
+        }
     }
     /// Offsets of the entries, in order.
     pub fn offsets(&self) -> &[u32] {

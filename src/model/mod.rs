@@ -9,7 +9,7 @@ pub mod patchable;
 pub mod special;
 pub mod walk;
 
-use crate::arch::{Decoder, Insn, Kind, Op, OpTable, decoder};
+use crate::arch::{Decoder, Insn, Kind, OpTable, decoder};
 use crate::elf::{Object, Place, STB_GLOBAL, STB_WEAK};
 use crate::rules::{NameSet, Rules};
 use alternatives::Alternatives;
@@ -156,17 +156,17 @@ impl SectionCode {
         (l != NO_LINK).then_some(l as usize)
     }
     /// The state operations of the instruction at index `i`, in order.
-    pub fn ops(&self, i: usize) -> impl Iterator<Item = Op> + '_ {
+    pub fn ops(&self, i: usize) -> crate::arch::ops::OpIter<'_> {
         let ins = &self.insns[i];
-        let table = if ins.has_ops() { Some(&self.ops) } else { None };
+        if !ins.has_ops() {
+            return crate::arch::ops::OpIter::empty();
+        }
         let from = ins.ops_index().unwrap_or_else(|| {
             self.ops
                 .offsets()
                 .partition_point(|&o| u64::from(o) < ins.offset())
         });
-        table
-            .into_iter()
-            .flat_map(move |t| t.from_index(from, ins.offset()))
+        self.ops.from_index(from, ins.offset())
     }
     /// Whether any instruction is of one of `kinds` ([`Kind::bit`]s).
     pub fn has_any(&self, kinds: u32) -> bool {
