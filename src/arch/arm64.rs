@@ -823,13 +823,7 @@ impl Decoder for Arm64 {
                 (defs[0], defs[1..].to_vec())
             }
         };
-        if same.len() > 7 {
-            return None;
-        }
-        let mut same_as = [0u64; 7];
-        for (d, &k) in same_as.iter_mut().zip(&same) {
-            *d = insns[k].offset();
-        }
+        let same_as = same.iter().map(|&k| insns[k].offset()).collect();
         let table_pc = match op_at(insns, data, k_table)? {
             Op::AddImm { rn, .. } if rn == table_reg => None,
             Op::Adr { to, .. } => Some(to),
@@ -857,7 +851,6 @@ impl Decoder for Arm64 {
         Some(TableJump {
             table_insn: insns[k_table].offset(),
             same_as,
-            same_count: same.len() as u8,
             table_pc,
             base,
             entry_size: size,

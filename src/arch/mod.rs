@@ -243,15 +243,15 @@ pub struct HashLoad {
 /// relocation names (arm64 switch tables: `.byte (.Lcase - .Lbase) >> 2` in
 /// `.rodata`, resolved by the assembler). The target of entry `k` is
 /// `base + (entry_k << shift)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableJump {
     /// The instruction that completes the table's address: its relocation
     /// (`add xT, xT, :lo12:table`) names the table.
     pub table_insn: u64,
     /// Other instructions that compute the table's address on other paths
-    /// the same way (`same_count` of them): their relocations must agree.
-    pub same_as: [u64; 7],
-    pub same_count: u8,
+    /// the same way (clang rematerialises it after reusing the register):
+    /// their relocations must agree.
+    pub same_as: Vec<u64>,
     /// The table's section offset when the instruction computes it without a
     /// relocation (`adr xT, table` in the same section).
     pub table_pc: Option<u64>,

@@ -213,7 +213,7 @@ fn read_table(
                     })
             };
             let place = names(tj.table_insn)?;
-            let others = &tj.same_as[..usize::from(tj.same_count)];
+            let others = &tj.same_as;
             if others.iter().any(|&at| names(at) != Some(place)) {
                 return None;
             }

@@ -191,6 +191,72 @@ table_two_defs:
 	ret
 	.size	table_two_defs, .-table_two_defs
 
+// clang rematerialises a table's address wherever it reused the register
+// (audit_filter_rules: nine `adrp/add x24`): every definition is the same,
+// so the table is read; its case 2 returns with the frame still set up.
+	.globl	table_many_defs
+	.type	table_many_defs, %function
+table_many_defs:
+	stp	x29, x30, [sp, #-32]!
+	mov	x29, sp
+	str	x25, [sp, #16]
+	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+.Lmany_loop:
+	cmp	w1, #3
+	b.hi	.Lmany_out
+	adr	x8, .Lmany_base
+	ldrb	w9, [x25, x1]
+	add	x8, x8, x9, lsl #2
+	br	x8
+.Lmany_base:
+	sub	w1, w1, #1
+	mov	x25, x2
+	ldr	x25, [x25]
+	cbz	x25, .Lmany_out
+	cbnz	w3, 1f
+	cbnz	w4, 2f
+	cbnz	w5, 3f
+	cbnz	w6, 4f
+	cbnz	w7, 5f
+	cbnz	w10, 6f
+	cbnz	w11, 7f
+	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+1:	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+2:	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+3:	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+4:	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+5:	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+6:	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+7:	adrp	x25, .Ltab_many
+	add	x25, x25, :lo12:.Ltab_many
+	b	.Lmany_loop
+.Lmany_c1:
+	b	.Lmany_out
+.Lmany_c2:
+	ret
+.Lmany_c3:
+	b	.Lmany_loop
+.Lmany_out:
+	ldr	x25, [sp, #16]
+	ldp	x29, x30, [sp], #32
+	ret
+	.size	table_many_defs, .-table_many_defs
+
 // The index is copied before the bounds check on its source
 // (amdgpu dce_v8_0_set_crtc_interrupt_state); the default case is the
 // base label, reached before the frame is set up. Clean.
@@ -248,6 +314,11 @@ table_spilled_index:
 
 	.section .rodata
 	.p2align 3
+.Ltab_many:
+	.byte	(.Lmany_base - .Lmany_base) >> 2
+	.byte	(.Lmany_c1 - .Lmany_base) >> 2
+	.byte	(.Lmany_c2 - .Lmany_base) >> 2
+	.byte	(.Lmany_c3 - .Lmany_base) >> 2
 .Ltab_two:
 	.byte	(.Ltwo_base - .Ltwo_base) >> 2
 	.byte	(.Ltwo_c1 - .Ltwo_base) >> 2
