@@ -385,6 +385,20 @@ enum Op {
     BCond {
         cond: u32,
     },
+    /// `ldr xt, [sp, #imm]`: a reload from a stack slot.
+    SpLoad {
+        imm: u32,
+    },
+    /// `str xt, [sp, #imm]`: a spill to a stack slot.
+    SpStore {
+        rt: u32,
+        imm: u32,
+    },
+    /// `stp`/`ldp` of 64-bit registers at `sp` (offset or pre-index): the
+    /// two slots from `imm` (for pre-index, relative to the new sp).
+    SpPair {
+        imm: i32,
+    },
     Other,
 }
 
@@ -433,6 +447,24 @@ fn op(w: u32, at: u64) -> Op {
             sext: None,
             shift: ((w >> 10) & 0x3f) as u8,
         };
+    }
+    // 64-bit loads and stores at sp with an unsigned offset: spills.
+    if w & 0xffc0_03e0 == 0xf940_03e0 {
+        return Op::SpLoad {
+            imm: ((w >> 10) & 0xfff) * 8,
+        };
+    }
+    if w & 0xffc0_03e0 == 0xf900_03e0 {
+        return Op::SpStore {
+            rt: rd,
+            imm: ((w >> 10) & 0xfff) * 8,
+        };
+    }
+    // stp/ldp x, signed offset (0xa9..) or pre-index (0xa9 with bit 23).
+    if w & 0xfe00_03e0 == 0xa800_03e0 && (w >> 23) & 3 != 1 {
+        let imm7 = (((w >> 15) & 0x7f) as i32) << 25 >> 25;
+        let imm = if (w >> 23) & 3 == 3 { 0 } else { imm7 * 8 };
+        return Op::SpPair { imm };
     }
     // Load/store register (register offset), general registers.
     if w & 0x3f20_0c00 == 0x3820_0800 {
@@ -568,6 +600,24 @@ fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<Vec<
         }
     }
     (!defs.is_empty()).then_some(defs)
+}
+
+/// The one spill of a 64-bit register to `[sp, #imm]` in the function,
+/// when no other store writes that slot (a pair's two slots included).
+fn spill_of(insns: &[Insn], data: &[u8], imm: u32) -> Option<usize> {
+    let mut stores = Vec::new();
+    for (k, insn) in insns.iter().enumerate() {
+        match word(data, insn).map(|w| op(w, insn.offset())) {
+            Some(Op::SpStore { imm: i, .. }) if i == imm => stores.push(k),
+            // A pair whose two slots cover it.
+            Some(Op::SpPair { imm: i }) if (i..i + 16).contains(&(imm as i32)) => return None,
+            _ => {}
+        }
+    }
+    match stores[..] {
+        [k] => Some(k),
+        _ => None,
+    }
 }
 
 /// Entries of a table whose index is in `regs`, from a bounds check
@@ -816,16 +866,43 @@ impl Decoder for Arm64 {
         };
         // `add ..., sxtb #2` over `ldrb`: gcc's signed byte entries.
         let signed = signed || sext.is_some_and(|n| (1u8 << n) == size);
-        let (k_table, same) = match last_def(insns, data, lo, k_load, table_reg) {
+        let (mut k_table, mut same) = match last_def(insns, data, lo, k_load, table_reg) {
             Some(k) => (k, Vec::new()),
             None => {
                 let defs = last_def_far(insns, data, k_load, table_reg)?;
                 (defs[0], defs[1..].to_vec())
             }
         };
+        // gcc spills the address when registers run short: `str x0, [sp,
+        // #104]` once in the function, reloaded before the dispatch.
+        let mut spilled = false;
+        if let Some(Op::SpLoad { imm }) = op_at(insns, data, k_table) {
+            if !same.is_empty() {
+                return None;
+            }
+            let store = spill_of(insns, data, imm)?;
+            let Some(Op::SpStore { rt, .. }) = op_at(insns, data, store) else {
+                return None;
+            };
+            let block = (0..store)
+                .rev()
+                .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
+                .map_or(0, |k| k + 1);
+            (k_table, same) = match last_def(insns, data, block, store, rt) {
+                Some(k) => (k, Vec::new()),
+                None => {
+                    let defs = last_def_far(insns, data, store, rt)?;
+                    (defs[0], defs[1..].to_vec())
+                }
+            };
+            spilled = true;
+        }
         let same_as = same.iter().map(|&k| insns[k].offset()).collect();
         let table_pc = match op_at(insns, data, k_table)? {
             Op::AddImm { rn, .. } if rn == table_reg => None,
+            // `add x0, x22, :lo12:table` then the spill (the page's adrp
+            // shared with other addresses).
+            Op::AddImm { .. } if spilled => None,
             Op::Adr { to, .. } => Some(to),
             _ => return None,
         };
@@ -978,6 +1055,12 @@ mod tests {
         assert_eq!(op(0x54000069, 0), Op::BCond { cond: COND_LS });
         // str w1, [x2, x3] is a store, not a load.
         assert_eq!(op(0xb8236841, 0), Op::Other);
+        // Spills and pairs at sp (spilled switch-table addresses).
+        assert_eq!(op(0xf94037e0, 0), Op::SpLoad { imm: 104 }); // ldr x0, [sp, #104]
+        assert_eq!(op(0xf90037e0, 0), Op::SpStore { rt: 0, imm: 104 }); // str x0, [sp, #104]
+        assert_eq!(op(0xa9bd7bfd, 0), Op::SpPair { imm: 0 }); // stp x29, x30, [sp, #-48]!
+        assert_eq!(op(0xa90653f3, 0), Op::SpPair { imm: 96 }); // stp x19, x20, [sp, #96]
+        assert_eq!(op(0xa8c37bfd, 0), Op::Other); // ldp x29, x30, [sp], #48
     }
 
     #[test]

@@ -257,6 +257,36 @@ table_many_defs:
 	ret
 	.size	table_many_defs, .-table_many_defs
 
+// gcc spills a table's address and reloads it before the dispatch
+// (audit_data_to_entry, bpf_jit_blind_constants): read through the one
+// store to that slot; its case 2 returns with the frame still set up.
+	.globl	table_spilled_addr
+	.type	table_spilled_addr, %function
+table_spilled_addr:
+	stp	x29, x30, [sp, #-48]!
+	mov	x29, sp
+	adrp	x3, .Ltab_sa
+	add	x0, x3, :lo12:.Ltab_sa
+	str	x0, [sp, #24]
+	bl	other
+	cmp	w1, #2
+	b.hi	.Lsa_out
+	ldr	x0, [sp, #24]
+	ldrb	w1, [x0, w1, uxtw]
+	adr	x2, .Lsa_base
+	add	x1, x2, w1, sxtb #2
+	br	x1
+.Lsa_base:
+	b	.Lsa_out
+.Lsa_c1:
+	b	.Lsa_out
+.Lsa_c2:
+	ret
+.Lsa_out:
+	ldp	x29, x30, [sp], #48
+	ret
+	.size	table_spilled_addr, .-table_spilled_addr
+
 // The index is copied before the bounds check on its source
 // (amdgpu dce_v8_0_set_crtc_interrupt_state); the default case is the
 // base label, reached before the frame is set up. Clean.
@@ -314,6 +344,10 @@ table_spilled_index:
 
 	.section .rodata
 	.p2align 3
+.Ltab_sa:
+	.byte	(.Lsa_base - .Lsa_base) >> 2
+	.byte	(.Lsa_c1 - .Lsa_base) >> 2
+	.byte	(.Lsa_c2 - .Lsa_base) >> 2
 .Ltab_many:
 	.byte	(.Lmany_base - .Lmany_base) >> 2
 	.byte	(.Lmany_c1 - .Lmany_base) >> 2
