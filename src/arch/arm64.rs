@@ -602,6 +602,26 @@ fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<Vec<
     (!defs.is_empty()).then_some(defs)
 }
 
+/// The first instruction of the straight-line code `at` is in: after the
+/// last branch or call before it (a call clobbers the registers followed).
+fn block_start(insns: &[Insn], at: usize) -> usize {
+    (0..at)
+        .rev()
+        .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
+        .map_or(0, |k| k + 1)
+}
+
+/// For a `br xT` at `jump`: where its dispatch block starts (at most 32
+/// instructions back) and `T`.
+fn dispatch_block(insns: &[Insn], data: &[u8], jump: usize) -> Option<(usize, u32)> {
+    let w = word(data, insns.get(jump)?)?;
+    if w & 0xffff_fc1f != 0xd61f_0000 {
+        return None;
+    }
+    let lo = block_start(insns, jump).max(jump.saturating_sub(32));
+    Some((lo, (w >> 5) & 31))
+}
+
 /// The one spill of a 64-bit register to `[sp, #imm]` in the function,
 /// when no other store writes that slot (a pair's two slots included).
 fn spill_of(insns: &[Insn], data: &[u8], imm: u32) -> Option<usize> {
@@ -769,16 +789,7 @@ impl Decoder for Arm64 {
         data: &[u8],
         jump: usize,
     ) -> Option<(u32, Option<usize>)> {
-        let w = word(data, insns.get(jump)?)?;
-        if w & 0xffff_fc1f != 0xd61f_0000 {
-            return None;
-        }
-        let lo = (0..jump)
-            .rev()
-            .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
-            .map_or(0, |k| k + 1)
-            .max(jump.saturating_sub(32));
-        let target = (w >> 5) & 31;
+        let (lo, target) = dispatch_block(insns, data, jump)?;
         let k_load = last_def(insns, data, lo, jump, target)?;
         let Op::Load { rn, size: 8, .. } = op_at(insns, data, k_load)? else {
             return None;
@@ -826,18 +837,7 @@ impl Decoder for Arm64 {
     /// ```
     /// in one block, found by following the registers back from the `br`.
     fn table_jump(&self, insns: &[Insn], data: &[u8], jump: usize) -> Option<TableJump> {
-        let w = word(data, insns.get(jump)?)?;
-        if w & 0xffff_fc1f != 0xd61f_0000 {
-            return None;
-        }
-        // The dispatch block: back to the first instruction after a branch
-        // or a call (which clobbers the registers followed here).
-        let lo = (0..jump)
-            .rev()
-            .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
-            .map_or(0, |k| k + 1)
-            .max(jump.saturating_sub(32));
-        let target = (w >> 5) & 31;
+        let (lo, target) = dispatch_block(insns, data, jump)?;
         let k_add = last_def(insns, data, lo, jump, target)?;
         let Op::AddReg {
             rn: base_reg,
@@ -884,11 +884,7 @@ impl Decoder for Arm64 {
             let Some(Op::SpStore { rt, .. }) = op_at(insns, data, store) else {
                 return None;
             };
-            let block = (0..store)
-                .rev()
-                .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
-                .map_or(0, |k| k + 1);
-            (k_table, same) = match last_def(insns, data, block, store, rt) {
+            (k_table, same) = match last_def(insns, data, block_start(insns, store), store, rt) {
                 Some(k) => (k, Vec::new()),
                 None => {
                     let defs = last_def_far(insns, data, store, rt)?;
