@@ -875,7 +875,6 @@ impl Decoder for Arm64 {
         };
         // gcc spills the address when registers run short: `str x0, [sp,
         // #104]` once in the function, reloaded before the dispatch.
-        let mut spilled = false;
         if let Some(Op::SpLoad { imm }) = op_at(insns, data, k_table) {
             if !same.is_empty() {
                 return None;
@@ -891,14 +890,12 @@ impl Decoder for Arm64 {
                     (defs[0], defs[1..].to_vec())
                 }
             };
-            spilled = true;
         }
         let same_as = same.iter().map(|&k| insns[k].offset()).collect();
         let table_pc = match op_at(insns, data, k_table)? {
-            Op::AddImm { rn, .. } if rn == table_reg => None,
-            // `add x0, x22, :lo12:table` then the spill (the page's adrp
-            // shared with other addresses).
-            Op::AddImm { .. } if spilled => None,
+            // `add xT, xP, :lo12:table`: its relocation names the table (xP
+            // is the page's adrp, often shared with other addresses).
+            Op::AddImm { .. } => None,
             Op::Adr { to, .. } => Some(to),
             _ => return None,
         };

@@ -287,6 +287,33 @@ table_spilled_addr:
 	ret
 	.size	table_spilled_addr, .-table_spilled_addr
 
+// gcc completes a table's address from a page register it shares with
+// other addresses (tveeprom_hauppauge_analog: `add x0, x24, :lo12:`);
+// its case 2 returns with the frame still set up.
+	.globl	table_page_reg
+	.type	table_page_reg, %function
+table_page_reg:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	adrp	x24, .Ltab_pr
+	cmp	w2, #2
+	b.hi	.Lpr_out
+	add	x0, x24, :lo12:.Ltab_pr
+	ldrb	w0, [x0, w2, uxtw]
+	adr	x1, .Lpr_base
+	add	x0, x1, w0, sxtb #2
+	br	x0
+.Lpr_base:
+	b	.Lpr_out
+.Lpr_c1:
+	b	.Lpr_out
+.Lpr_c2:
+	ret
+.Lpr_out:
+	ldp	x29, x30, [sp], #16
+	ret
+	.size	table_page_reg, .-table_page_reg
+
 // The index is copied before the bounds check on its source
 // (amdgpu dce_v8_0_set_crtc_interrupt_state); the default case is the
 // base label, reached before the frame is set up. Clean.
@@ -344,6 +371,10 @@ table_spilled_index:
 
 	.section .rodata
 	.p2align 3
+.Ltab_pr:
+	.byte	(.Lpr_base - .Lpr_base) >> 2
+	.byte	(.Lpr_c1 - .Lpr_base) >> 2
+	.byte	(.Lpr_c2 - .Lpr_base) >> 2
 .Ltab_sa:
 	.byte	(.Lsa_base - .Lsa_base) >> 2
 	.byte	(.Lsa_c1 - .Lsa_base) >> 2
