@@ -291,6 +291,7 @@ fn arm64_faults_are_found_and_nothing_else() {
         ("table_many_defs+0xbc", "stack-modified-return"),
         ("table_spilled_addr+0x3c", "stack-modified-return"),
         ("table_page_reg+0x30", "stack-modified-return"),
+        ("table_other_page+0x3c", "stack-modified-return"),
         ("table_spilled_index+0x44", "stack-modified-return"),
         // After a branch a boot-time callback turns into a NOP.
         ("cb_patch_nops+0xc", "stack-modified-return"),

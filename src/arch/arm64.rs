@@ -533,11 +533,18 @@ fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Opti
 /// past calls when `reg` is one a call preserves, x19..x28). A table's
 /// address is often set up before a loop or a bounds check, outside the
 /// dispatch block. Compilers rematerialise the address on several paths:
-/// defs with the same encoding are all returned, the first one first (the
-/// caller checks that their relocations agree). `None` when paths disagree
+/// defs with the same encoding (or, with `lo12_adds`, any `add reg, xP,
+/// #lo12`) are all returned, the first one first (the caller checks that
+/// their relocations agree). `None` when paths disagree
 /// otherwise or one reaches the function's entry first. Each instruction
 /// is looked at once.
-fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<Vec<usize>> {
+fn last_def_far(
+    insns: &[Insn],
+    data: &[u8],
+    hi: usize,
+    reg: u32,
+    lo12_adds: bool,
+) -> Option<Vec<usize>> {
     let preserved = (19..=28).contains(&reg);
     // Branch sources by target offset, built once.
     let mut into: Vec<(u64, usize)> = insns
@@ -582,9 +589,19 @@ fn last_def_far(insns: &[Insn], data: &[u8], hi: usize, reg: u32) -> Option<Vec<
         }
         let ins = &insns[j];
         if let Some(w) = word(data, ins).filter(|&w| writes(w, ins.kind) == Some(reg)) {
+            // The same instruction, or with `lo12_adds` any `add reg, xP,
+            // #lo12` (clang and gcc rematerialise a table's address from
+            // whichever register holds its page; the caller checks that the
+            // relocations name one table).
+            let alike = |d: u32| {
+                d == w
+                    || (lo12_adds
+                        && matches!(op(d, 0), Op::AddImm { rd, .. } if rd == reg)
+                        && matches!(op(w, 0), Op::AddImm { rd, .. } if rd == reg))
+            };
             if defs
                 .first()
-                .is_some_and(|&d| word(data, &insns[d]) != Some(w))
+                .is_some_and(|&d| !word(data, &insns[d]).is_some_and(alike))
             {
                 return None;
             }
@@ -796,7 +813,7 @@ impl Decoder for Arm64 {
         };
         let def = match last_def(insns, data, lo, k_load, rn) {
             Some(k) => Some(k),
-            None => last_def_far(insns, data, k_load, rn).map(|d| d[0]),
+            None => last_def_far(insns, data, k_load, rn, false).map(|d| d[0]),
         };
         Some((rn, def))
     }
@@ -869,7 +886,7 @@ impl Decoder for Arm64 {
         let (mut k_table, mut same) = match last_def(insns, data, lo, k_load, table_reg) {
             Some(k) => (k, Vec::new()),
             None => {
-                let defs = last_def_far(insns, data, k_load, table_reg)?;
+                let defs = last_def_far(insns, data, k_load, table_reg, true)?;
                 (defs[0], defs[1..].to_vec())
             }
         };
@@ -886,7 +903,7 @@ impl Decoder for Arm64 {
             (k_table, same) = match last_def(insns, data, block_start(insns, store), store, rt) {
                 Some(k) => (k, Vec::new()),
                 None => {
-                    let defs = last_def_far(insns, data, store, rt)?;
+                    let defs = last_def_far(insns, data, store, rt, true)?;
                     (defs[0], defs[1..].to_vec())
                 }
             };

@@ -314,6 +314,37 @@ table_page_reg:
 	ret
 	.size	table_page_reg, .-table_page_reg
 
+// The table's address rematerialised from another page register after a
+// call (inet_diag_bc_sk: `add x4, x4, :lo12:` before the loop, `add x4,
+// x1, :lo12:` after bitstring_match); case 2 returns with the frame set up.
+	.globl	table_other_page
+	.type	table_other_page, %function
+table_other_page:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+	adrp	x4, .Ltab_op
+	add	x4, x4, :lo12:.Ltab_op
+.Lop_loop:
+	cmp	w2, #2
+	b.hi	.Lop_out
+	ldrb	w0, [x4, w2, uxtw]
+	adr	x1, .Lop_base
+	add	x0, x1, w0, sxtb #2
+	br	x0
+.Lop_base:
+	bl	other
+	adrp	x1, .Ltab_op
+	add	x4, x1, :lo12:.Ltab_op
+	b	.Lop_loop
+.Lop_c1:
+	b	.Lop_out
+.Lop_c2:
+	ret
+.Lop_out:
+	ldp	x29, x30, [sp], #16
+	ret
+	.size	table_other_page, .-table_other_page
+
 // The index is copied before the bounds check on its source
 // (amdgpu dce_v8_0_set_crtc_interrupt_state); the default case is the
 // base label, reached before the frame is set up. Clean.
@@ -371,6 +402,10 @@ table_spilled_index:
 
 	.section .rodata
 	.p2align 3
+.Ltab_op:
+	.byte	(.Lop_base - .Lop_base) >> 2
+	.byte	(.Lop_c1 - .Lop_base) >> 2
+	.byte	(.Lop_c2 - .Lop_base) >> 2
 .Ltab_pr:
 	.byte	(.Lpr_base - .Lpr_base) >> 2
 	.byte	(.Lpr_c1 - .Lpr_base) >> 2
