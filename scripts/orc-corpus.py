@@ -21,6 +21,14 @@ Usage: orc-corpus.py [--objlint BIN] [--jobs N] [--json OUT] [--examples N]
 """
 import argparse, collections, concurrent.futures as cf, json, os, re, subprocess, sys
 
+
+def write_records(path, records):
+    """Every object's record as JSON Lines, when --json asks for it."""
+    if path:
+        with open(path, "w") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
+
 def run(objlint, target, ref, prefix, examples):
     cmd = [objlint, "unwind", "--format", "json", "--examples", str(examples), "--reference", ref]
     if prefix:
@@ -111,10 +119,7 @@ def cfi_main(a):
         print("  ", e)
     for e in unwalked_examples[:20]:
         print("   not walked:", e)
-    if a.json:
-        with open(a.json, "w") as f:
-            for r in records:
-                f.write(json.dumps(r) + "\n")
+    write_records(a.json, records)
     return 0
 
 def kbuild_jobs(d):
@@ -181,10 +186,7 @@ def main():
         print("error:", e)
     for e in examples[:60]:
         print("  ", e)
-    if a.json:
-        with open(a.json, "w") as f:
-            for r in records:
-                f.write(json.dumps(r) + "\n")
+    write_records(a.json, records)
     return 0
 
 if __name__ == "__main__":

@@ -639,11 +639,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                             break;
                         };
                         for &(to, e) in rest {
-                            let mut s = state.clone();
-                            if let Some(e) = e {
-                                v.edge((sec, i), to.0, e, &mut s);
-                            }
-                            work.push((to, s));
+                            work.push(fork(v, (sec, i), to, e, &state));
                         }
                         if let Some(e) = edge {
                             v.edge((sec, i), first.0, e, &mut state);
@@ -665,19 +661,13 @@ impl<'m, 'a> Walker<'m, 'a> {
                         // Side paths first, with the state from before.
                         if goes_on {
                             for &(to, e) in &succ {
-                                let mut s = state.clone();
-                                if let Some(e) = e {
-                                    v.edge((sec, i), to.0, e, &mut s);
-                                }
-                                work.push((to, s));
+                                work.push(fork(v, (sec, i), to, e, &state));
                             }
                         }
                         state = b;
                         let (&(first, edge), rest) = side.split_first().expect("side paths");
                         for &(to, e) in rest.iter().rev() {
-                            let mut s = state.clone();
-                            v.edge((sec, i), to.0, e, &mut s);
-                            work.push((to, s));
+                            work.push(fork(v, (sec, i), to, Some(e), &state));
                         }
                         v.edge((sec, i), first.0, edge, &mut state);
                         at = first;
@@ -686,6 +676,23 @@ impl<'m, 'a> Walker<'m, 'a> {
             }
         }
     }
+}
+
+/// A path to walk later: `state` taken from `from` to `to`, along `edge`
+/// when it is not the fall-through.
+#[inline]
+fn fork<V: Visitor>(
+    v: &mut V,
+    from: Loc,
+    to: Next,
+    edge: Option<Edge>,
+    state: &V::State,
+) -> (Next, V::State) {
+    let mut s = state.clone();
+    if let Some(e) = edge {
+        v.edge(from, to.0, e, &mut s);
+    }
+    (to, s)
 }
 
 impl Walker<'_, '_> {
@@ -757,6 +764,17 @@ impl Seen {
         }
         self.rest.insert(loc)
     }
+    /// Marks the instructions `range` of `sec` in order, up to the first
+    /// marked already: [`Visitor::plain_run`] for visitors that only mark.
+    pub fn insert_run(&mut self, sec: usize, range: std::ops::Range<usize>) -> (usize, bool) {
+        let n = range.len();
+        for (k, j) in range.enumerate() {
+            if !self.insert((sec, j)) {
+                return (k, false);
+            }
+        }
+        (n, true)
+    }
     /// Every instruction marked.
     pub fn iter(&self) -> impl Iterator<Item = Loc> + '_ {
         let own = self.bits.iter().enumerate().flat_map(move |(w, &bits)| {
@@ -792,13 +810,7 @@ impl Visitor for Reach {
         range: std::ops::Range<usize>,
         _: &mut (),
     ) -> (usize, bool) {
-        let n = range.len();
-        for (k, j) in range.enumerate() {
-            if !self.seen.insert((sec, j)) {
-                return (k, false);
-            }
-        }
-        (n, true)
+        self.seen.insert_run(sec, range)
     }
     fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
         self.seen.insert(a.loc)
@@ -837,13 +849,7 @@ impl Visitor for MayReturn<'_, '_> {
         range: std::ops::Range<usize>,
         _: &mut (),
     ) -> (usize, bool) {
-        let n = range.len();
-        for (k, j) in range.enumerate() {
-            if !self.seen.insert((sec, j)) {
-                return (k, false);
-            }
-        }
-        (n, true)
+        self.seen.insert_run(sec, range)
     }
     fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
         self.entered = true;

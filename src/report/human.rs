@@ -2,7 +2,7 @@
 //! maps the site and the file is on disk, the disassembly around the site
 //! otherwise; either way the offending place is labelled.
 
-use super::{Emitter, location, source_position};
+use super::{Emitter, location, source_position, target_location};
 use crate::checks::Finding;
 use crate::engine::ObjectReport;
 use crate::rules::Severity;
@@ -78,7 +78,6 @@ fn line_range(text: &str, line: u32, column: u32) -> Option<Range<usize>> {
 
 /// The path that led to the finding, one edge a line.
 fn path_note(path: &[crate::checks::PathStep], omitted: usize) -> String {
-    use super::target_location;
     if path.is_empty() {
         return "path: straight from the entry, no branch taken".to_string();
     }
@@ -167,10 +166,7 @@ impl Emitter for Human {
             }
             notes.extend(f.notes.iter().cloned());
             if let Some(t) = &f.target {
-                notes.push(format!(
-                    "target: {}",
-                    location(t.symbol.as_deref(), t.symbol_offset, &t.section, t.offset)
-                ));
+                notes.push(format!("target: {}", target_location(t)));
             }
             if let Some(path) = &f.path {
                 notes.push(path_note(path, f.path_omitted));

@@ -7,6 +7,16 @@ use std::io::{self, Write};
 
 pub struct Json;
 
+/// A place in the object: a finding's target, an edge's ends.
+fn place(t: &crate::checks::Target) -> Value {
+    json!({
+        "section": t.section,
+        "offset": t.offset,
+        "symbol": t.symbol,
+        "symbol_offset": t.symbol_offset,
+    })
+}
+
 pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
     let mut v = json!({
         "rule": f.rule,
@@ -20,12 +30,7 @@ pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
         "message": f.message,
     });
     if let Some(t) = &f.target {
-        v["target"] = json!({
-            "section": t.section,
-            "offset": t.offset,
-            "symbol": t.symbol,
-            "symbol_offset": t.symbol_offset,
-        });
+        v["target"] = place(t);
     }
     if let Some(s) = &f.source {
         v["source"] = json!({ "file": s.file, "line": s.line, "column": s.column });
@@ -34,14 +39,6 @@ pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
         v["notes"] = json!(f.notes);
     }
     if let Some(path) = &f.path {
-        let place = |t: &crate::checks::Target| {
-            json!({
-                "section": t.section,
-                "offset": t.offset,
-                "symbol": t.symbol,
-                "symbol_offset": t.symbol_offset,
-            })
-        };
         v["path"] = path
             .iter()
             .map(|p| json!({ "from": place(&p.from), "to": place(&p.to), "edge": p.edge }))

@@ -2,7 +2,7 @@
 //! source line DWARF maps them to (a header for inlined code), or the
 //! translation unit's first line when the object has no line information.
 
-use super::location;
+use super::{location, target_location};
 use crate::compdb::{Unit, normalize};
 use crate::engine::ObjectReport;
 use crate::rules::Severity;
@@ -53,10 +53,7 @@ pub fn diagnostics(
         let related = f.target.as_ref().map(|t| {
             vec![DiagnosticRelatedInformation {
                 location: Location::new(file_uri(&unit.object), Range::default()),
-                message: format!(
-                    "target {} in {object_name}",
-                    location(t.symbol.as_deref(), t.symbol_offset, &t.section, t.offset)
-                ),
+                message: format!("target {} in {object_name}", target_location(t)),
             }]
         });
         let code_description = docs

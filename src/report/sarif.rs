@@ -150,6 +150,17 @@ impl Sarif {
         })
     }
 
+    /// [`Self::object_location`] of a place a finding names.
+    fn target_location(&mut self, object: usize, t: &crate::checks::Target) -> Value {
+        self.object_location(
+            object,
+            &t.section,
+            t.offset,
+            t.symbol.as_deref(),
+            t.symbol_offset,
+        )
+    }
+
     fn result(&mut self, rep: &ObjectReport, f: &Finding) -> Value {
         let object = self.artifact(&rep.file, "analysisTarget");
         let mut obj_loc = self.object_location(
@@ -201,13 +212,7 @@ impl Sarif {
             r["ruleIndex"] = json!(i);
         }
         if let Some(t) = &f.target {
-            let mut rl = self.object_location(
-                object,
-                &t.section,
-                t.offset,
-                t.symbol.as_deref(),
-                t.symbol_offset,
-            );
+            let mut rl = self.target_location(object, t);
             rl["id"] = json!(1);
             rl["message"] = json!({ "text": "target" });
             r["relatedLocations"] = json!([rl]);
@@ -226,14 +231,7 @@ impl Sarif {
     fn code_flow(&mut self, object: usize, f: &Finding) -> Value {
         let mut locations = Vec::new();
         for p in f.path.iter().flatten() {
-            let t = &p.from;
-            let mut l = self.object_location(
-                object,
-                &t.section,
-                t.offset,
-                t.symbol.as_deref(),
-                t.symbol_offset,
-            );
+            let mut l = self.target_location(object, &p.from);
             l["message"] = json!({
                 "text": format!("{} to {}", p.edge, super::target_location(&p.to))
             });
