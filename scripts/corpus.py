@@ -106,7 +106,8 @@ def objlint_json(binary, args, paths, cwd=None):
     r = sh([binary, "check", "--format", "json"] + args + paths, cwd=cwd)
     if r.returncode not in (0, 1):
         print(r.stderr, file=sys.stderr)
-    findings = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+    records = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+    findings = [f for f in records if f.get("type") == "finding"]
     m = re.search(r"(\d+) objects, (\d+) functions", r.stderr)
     return findings, (int(m[1]), int(m[2])) if m else (0, 0)
 

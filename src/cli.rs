@@ -415,12 +415,24 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     let mut em = report::emitter_for(format, tty, &rules);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut bad = walk_errors.len();
-    for (p, e) in &walk_errors {
-        eprintln!("objlint: {p}: {e}");
-    }
+    // Paths that could not be walked are reported like unreadable objects.
+    let unwalked: Vec<engine::ObjectReport> = walk_errors
+        .into_iter()
+        .map(|(file, e)| engine::ObjectReport {
+            file,
+            error: Some(e),
+            ..Default::default()
+        })
+        .collect();
+    let mut bad = 0;
     let (mut nfind, mut nerr, mut nfunc, mut nobj) = (0usize, 0usize, 0usize, 0usize);
-    for r in &reports {
+    let mut incomplete = 0usize;
+    if reports.is_empty() && unwalked.is_empty() {
+        let paths: Vec<String> = a.paths.iter().map(|p| p.display().to_string()).collect();
+        eprintln!("objlint: no objects found in {}", paths.join(", "));
+        return 2;
+    }
+    for r in unwalked.iter().chain(&reports) {
         if let Some(e) = &r.error {
             eprintln!("objlint: {}: {e}", r.file);
             bad += 1;
@@ -431,6 +443,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             continue;
         }
         nobj += 1;
+        incomplete += usize::from(r.findings.iter().any(|f| f.cause.is_some()));
         nfunc += r.functions;
         nfind += r.findings.len();
         nerr += r
@@ -453,7 +466,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             String::new()
         };
         eprintln!(
-            "objlint: {nobj} objects, {nfunc} functions, {nfind} findings ({nerr} errors){base}, {bad} unreadable, {:.2}s",
+            "objlint: {nobj} objects, {nfunc} functions, {nfind} findings ({nerr} errors){base}, {incomplete} not fully checked, {bad} unreadable, {:.2}s",
             t0.elapsed().as_secs_f64()
         );
     }

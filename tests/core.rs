@@ -332,10 +332,27 @@ fn json_lines_follow_the_contract() {
         ],
     );
     assert_eq!(out.status.code(), Some(1));
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
+    let all: Vec<serde_json::Value> = text(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect();
+    // Each object's findings, then its record.
+    let kinds: Vec<&str> = all.iter().map(|v| v["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "finding", "finding", "object", "finding", "finding", "object"
+        ]
+    );
+    for (v, n) in [(&all[2], 2), (&all[5], 2)] {
+        assert_eq!(v["findings"], n, "{v}");
+        assert!(
+            v["functions"].is_u64() && v["incomplete"] == serde_json::json!([]),
+            "{v}"
+        );
+    }
+    assert_eq!(all[2]["file"], "x86/missing-ret.o");
+    let lines: Vec<&serde_json::Value> = all.iter().filter(|v| v["type"] == "finding").collect();
     assert_eq!(lines.len(), 4);
     for v in &lines {
         for key in [

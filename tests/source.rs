@@ -40,7 +40,8 @@ fn json_findings(file: &str) -> Vec<Value> {
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding" && v["rule"] != "analysis-incomplete")
         .collect()
 }
 

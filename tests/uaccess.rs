@@ -255,7 +255,17 @@ fn arm64_policy_comes_from_the_rules() {
         objlint(&args).0
     };
     let shapes = ["__stack_chk_fail+", "cpu_enable_pan+", "__sdei_handler+"];
-    let builtin_out = run(&[]);
+    let all_out = run(&[]);
+    // The functions the policy exempts are named as not checked.
+    assert!(
+        all_out
+            .contains("cpu_enable_pan+0x0: warning: analysis incomplete: 2 functions are exempt"),
+        "{all_out}"
+    );
+    let builtin_out: String = all_out
+        .lines()
+        .filter(|l| !l.ends_with("[analysis-incomplete]"))
+        .collect();
     assert!(
         shapes.iter().all(|s| !builtin_out.contains(s)),
         "{builtin_out}"
@@ -282,7 +292,8 @@ fn unrecorded_regions_make_warnings() {
     ]);
     let v: Vec<serde_json::Value> = out
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding")
         .collect();
     assert_eq!(v.len(), 2);
     assert_eq!(v[0]["arch"], "aarch64");

@@ -11,6 +11,7 @@
 //! instrumentation depth and the return-address signature are part of what
 //! tells paths apart; the stack state is not (it must agree).
 
+use super::analysis_incomplete::{Cause, Gap};
 use super::{Ctx, uaccess};
 use crate::arch::{Kind, Modifier, Op, Pac, PacKey};
 use crate::elf::annotations::{Layout, places};
@@ -40,6 +41,28 @@ pub const FALLTHROUGH: &str = "fallthrough";
 pub const ORC_MISMATCH: &str = "orc-mismatch";
 pub const CFI_MISMATCH: &str = "cfi-mismatch";
 pub const NOINSTR: &str = "noinstr-call";
+
+/// The rules that take their events from the walk.
+const FLOW_RULES: [&str; 13] = [
+    STACK_MISMATCH,
+    STACK_RETURN,
+    STACK_SIBLING,
+    STACK_UNDEFINED,
+    FRAME_POINTER,
+    PAC_RET,
+    ORC_MISMATCH,
+    CFI_MISMATCH,
+    FALLTHROUGH,
+    NOINSTR,
+    uaccess::CALL,
+    uaccess::RETURN,
+    uaccess::REDUNDANT,
+];
+
+/// Whether any rule that walks is on (what the walk missed matters).
+pub fn any_enabled(cx: &Ctx) -> bool {
+    FLOW_RULES.iter().any(|r| cx.opts.enabled(r))
+}
 
 /// Something a flow rule reports.
 #[derive(Debug, Clone)]
@@ -89,6 +112,8 @@ pub struct Facts {
     /// The stack state after replacements shorter than their site, at the
     /// site offset where they end (when states are asked for).
     pub replacement_ends: Vec<(At, Cfi)>,
+    /// What the walks could not check (analysis-incomplete).
+    pub gaps: Vec<Gap>,
 }
 
 /// The events of one rule, in a fixed order.
@@ -247,6 +272,8 @@ struct Policy<'a> {
     cfi_calls_only: bool,
     /// A compiler wrote the CFI: pushes of inline assembly are not in it.
     cfi_by_compiler: bool,
+    /// What the policy leaves unchecked.
+    gaps: Vec<Gap>,
 }
 
 struct Walk<'p, 'c, 'a> {
@@ -279,6 +306,7 @@ struct Walk<'p, 'c, 'a> {
     trail: Vec<Trail>,
     /// The current path's last edge.
     at_trail: u32,
+    gaps: Vec<Gap>,
 }
 
 impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
@@ -664,6 +692,9 @@ impl Visitor for Walk<'_, '_, '_> {
 
     fn step(&mut self, st: &Step, s: &mut State) -> bool {
         self.at_trail = s.trail;
+        if st.insn.kind == Kind::Invalid || st.action == Action::UnknownJump {
+            self.gap(st);
+        }
         // Only these change what tells paths apart.
         let may_change = st.insn.has_ops()
             || matches!(
@@ -684,6 +715,33 @@ impl Visitor for Walk<'_, '_, '_> {
 }
 
 impl Walk<'_, '_, '_> {
+    /// The path cannot be followed past this instruction.
+    #[cold]
+    fn gap(&mut self, st: &Step) {
+        let at = st.report_at();
+        let gap = if st.insn.kind == Kind::Invalid {
+            let bytes = self.model().obj.section_data(st.section);
+            let b = bytes
+                .get(st.insn.offset() as usize..)
+                .unwrap_or(&[])
+                .iter()
+                .take(usize::from(st.insn.len.clamp(1, 15)))
+                .map(|b| format!("{b:02x}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            Gap::new(Cause::Undecodable, at, format!("bytes {b} do not decode"))
+        } else {
+            Gap::new(
+                Cause::SwitchTable,
+                at,
+                "the indirect jump's table could not be read",
+            )
+        };
+        if !self.gaps.contains(&gap) {
+            self.gaps.push(gap);
+        }
+    }
+
     fn apply(&mut self, st: &Step, s: &mut State) -> bool {
         let m = self.model();
         let frame = &self.p.frame;
@@ -1191,22 +1249,56 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         ])
         .filter(|r| cx.opts.enabled(r))
         .collect();
+    let mut gaps = Vec::new();
     let orc = cx
         .opts
         .enabled(ORC_MISMATCH)
         .then(|| m.obj.orc_table())
-        .filter(|t| t.present && t.error.is_none());
+        .filter(|t| t.present);
+    let orc = match orc {
+        Some(t) if t.error.is_some() => {
+            let e = t.error.unwrap_or_default();
+            let at = (
+                m.obj
+                    .sections_named(".orc_unwind")
+                    .first()
+                    .copied()
+                    .unwrap_or(0),
+                0,
+            );
+            gaps.push(Gap::new(
+                Cause::UnwindTable,
+                at,
+                format!("{e}: orc-mismatch not checked"),
+            ));
+            None
+        }
+        t => t,
+    };
     let abi = m.dec.frame();
     let cfi = cx
         .opts
         .enabled(CFI_MISMATCH)
-        .then(|| m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]))
-        .filter(|t| !t.is_empty());
+        .then(|| m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]));
+    if let Some(t) = &cfi {
+        let name = t.source.as_deref().unwrap_or(".eh_frame");
+        let at = (m.obj.sections_named(name).first().copied().unwrap_or(0), 0);
+        for e in &t.errors {
+            gaps.push(Gap::new(
+                Cause::UnwindTable,
+                at,
+                format!("{e}: cfi-mismatch not checked where it applies"),
+            ));
+        }
+    }
+    let cfi = cfi.filter(|t| !t.is_empty());
     let producer = m.obj.producer();
     let cfi_calls_only = producer == Some(crate::elf::Producer::Clang)
-        && cfi
-            .as_ref()
-            .is_some_and(|t| t.source.as_deref() == Some(".debug_frame"));
+        && cfi.as_ref().is_some_and(|t| {
+            t.source
+                .as_deref()
+                .is_some_and(|s| s.ends_with("debug_frame"))
+        });
     let mut non_standard: FxHashSet<At> = m.special().non_standard.iter().copied().collect();
     let listed = cx.rules.stack.non_standard.get(m.obj.machine);
     if !listed.is_empty() {
@@ -1214,8 +1306,13 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
             if listed
                 .iter()
                 .any(|n| n.function == f.name && n.section == m.obj.section_name(f.section))
+                && non_standard.insert((f.section, f.start))
             {
-                non_standard.insert((f.section, f.start));
+                gaps.push(Gap::new(
+                    Cause::Exempt,
+                    (f.section, f.start),
+                    "the stack is not followed (rules/stack.toml non_standard)",
+                ));
             }
         }
     }
@@ -1238,13 +1335,43 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
             }
         }
     }
+    let resets = rules.uaccess_state_resets(m.obj.machine);
+    if [uaccess::CALL, uaccess::RETURN, uaccess::REDUNDANT]
+        .iter()
+        .any(|r| cx.opts.enabled(r))
+    {
+        for f in m
+            .functions
+            .iter()
+            .filter(|f| resets.iter().any(|r| r == f.name))
+        {
+            gaps.push(Gap::new(
+                Cause::Exempt,
+                (f.section, f.start),
+                "user access is not tracked (rules/uaccess_safe.toml state_resets)",
+            ));
+        }
+    }
+    let noinstr_checked = (annotated || !linked_module) && noinstr_sections.iter().any(|&b| b);
+    if cx.opts.enabled(NOINSTR) && !noinstr_checked {
+        for (sec, _) in noinstr_sections.iter().enumerate().filter(|s| *s.1) {
+            gaps.push(Gap::new(
+                Cause::AnnotationsLost,
+                (sec, 0),
+                format!(
+                    "calls out of {} are not judged: where instrumentation is allowed is unknown",
+                    m.obj.section_name(sec)
+                ),
+            ));
+        }
+    }
     Policy {
         frame: Frame::new(m.dec.frame()),
         enabled,
         safe: rules.uaccess_safe(m.obj.machine),
         entered_open: rules.uaccess_entered_open(m.obj.machine),
-        resets: rules.uaccess_state_resets(m.obj.machine),
-        noinstr_checked: (annotated || !linked_module) && noinstr_sections.iter().any(|&b| b),
+        resets,
+        noinstr_checked,
         noinstr_sections,
         depth_change,
         noinstr_allowed: nr.allowed(),
@@ -1254,6 +1381,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         cfi,
         cfi_calls_only,
         cfi_by_compiler: producer.is_some(),
+        gaps,
     }
 }
 
@@ -1325,7 +1453,9 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         facts.framed += usize::from(r.calls && r.framed);
         facts.states.extend(r.states);
         facts.replacement_ends.extend(r.replacement_ends);
+        facts.gaps.extend(r.gaps);
     }
+    facts.gaps.extend(p.gaps.iter().cloned());
     facts
 }
 
@@ -1338,6 +1468,7 @@ struct RootFacts {
     framed: bool,
     states: Vec<(Loc, Cfi)>,
     replacement_ends: Vec<(At, Cfi)>,
+    gaps: Vec<Gap>,
 }
 
 /// Walk from an unwind hint no function's walk reached.
@@ -1413,6 +1544,7 @@ fn walk_root_from(
         seen_messages: FxHashSet::default(),
         trail: Vec::new(),
         at_trail: NO_TRAIL,
+        gaps: Vec::new(),
     };
     let init = State {
         cfi: if stack {
@@ -1466,6 +1598,7 @@ fn walk_root_from(
         framed: w.framed,
         states,
         replacement_ends: w.replacement_ends,
+        gaps: w.gaps,
     }
 }
 

@@ -1,5 +1,6 @@
 //! The checks: each a pure function of the model to findings.
 
+pub mod analysis_incomplete;
 pub mod bti_missing_landing_pad;
 pub mod call_ops_align;
 pub mod fallthrough;
@@ -71,6 +72,8 @@ pub struct Finding {
     pub path: Option<Vec<PathStep>>,
     /// Earlier edges of the path not in `path`.
     pub path_omitted: usize,
+    /// Why the object was not fully checked (analysis-incomplete only).
+    pub cause: Option<&'static str>,
 }
 
 /// An edge a path took: a branch, a switch case, an alternative, ...
@@ -132,6 +135,7 @@ impl Ctx<'_> {
             source: None,
             path: None,
             path_omitted: 0,
+            cause: None,
         }
     }
 
@@ -215,6 +219,7 @@ pub fn all() -> Vec<&'static dyn Check> {
         &unwind_tables::OrcMismatch,
         &unwind_tables::CfiMismatch,
         &symtab_shndx::SymtabShndx,
+        &analysis_incomplete::AnalysisIncomplete,
     ]
 }
 

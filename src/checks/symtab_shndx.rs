@@ -181,6 +181,7 @@ pub fn finding(
         source: None,
         path: None,
         path_omitted: 0,
+        cause: None,
     }
 }
 

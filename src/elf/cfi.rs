@@ -77,19 +77,23 @@ impl Object<'_> {
             ..Default::default()
         };
         let eh = self.sections_named(".eh_frame").first().copied();
-        let dbg = self.sections_named(".debug_frame").first().copied();
+        let dbg = [".debug_frame", ".zdebug_frame"]
+            .iter()
+            .find_map(|n| self.sections_named(n).first().copied());
         let Some(sec) = eh.or(dbg) else {
             return t;
         };
         t.source = Some(self.section_name(sec).to_string());
-        if self.compressed(sec) {
-            t.errors
-                .push(format!("{}: compressed, not read", self.section_name(sec)));
-            return t;
-        }
         // Offsets inside the section (the CIE pointers of .debug_frame)
-        // are relocated against the section itself.
-        let mut data = self.section_data(sec).to_vec();
+        // are relocated against the section itself; relocations apply to
+        // the uncompressed bytes.
+        let mut data = match super::compressed::contents(self, sec) {
+            Ok(d) => d.into_owned(),
+            Err(e) => {
+                t.errors.push(format!("{}: {e}", self.section_name(sec)));
+                return t;
+            }
+        };
         for r in self.relocs(sec) {
             if let Place::Local { section, offset } = self.resolve(r.sym, r.addend)
                 && section == sec
@@ -127,11 +131,6 @@ impl Object<'_> {
             rows.sort_by_key(|r| r.start);
         }
         t
-    }
-
-    fn compressed(&self, sec: usize) -> bool {
-        const SHF_COMPRESSED: u64 = 0x800;
-        self.sections[sec].flags & SHF_COMPRESSED != 0
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -922,7 +922,7 @@ impl Frame {
         // Both rules hold when the value is in both places: a register
         // restored but still described as saved (clang emits no
         // .cfi_restore after `pop %rbp`), or saved but described only once
-        // the prologue is done (clang on arm64) while the register is not
+        // the prologue is done (clang) while the register is not
         // written yet.
         let same = |k: usize, theirs: Rule| {
             let ours = c.regs[k];
@@ -932,9 +932,7 @@ impl Frame {
                     (ours.base == CFA && i64::from(ours.offset) == n) || ours.base == UNDEFINED
                 }
                 Rule::Undefined | Rule::SameValue => {
-                    ours.base == UNDEFINED
-                        || ours.base == CLOBBERED
-                        || (self.arm64 && ours.base == CFA && intact)
+                    ours.base == UNDEFINED || ours.base == CLOBBERED || (ours.base == CFA && intact)
                 }
                 Rule::Other => true,
             }

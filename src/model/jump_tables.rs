@@ -414,19 +414,33 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
         let f = &m.functions[fi];
         let mut cases = Vec::new();
         let mut at = off;
+        // Position-independent code (user space) keeps `.long case - table`:
+        // PC-relative entries of 4 bytes, the table's start their base.
+        let relative = x86
+            && obj
+                .relocs_in(ts, off, off + 1)
+                .first()
+                .is_some_and(|r| r.r_type == R_X86_64_PC32);
         for r in obj.relocs_in(ts, off, obj.sections[ts].size) {
             if r.offset != at || (at != off && starts.contains(&(ts, at))) {
                 break;
             }
-            let absolute = if x86 {
+            let kind_ok = if relative {
+                r.r_type == R_X86_64_PC32
+            } else if x86 {
                 matches!(r.r_type, R_X86_64_64 | R_X86_64_32S)
             } else {
                 r.r_type == R_AARCH64_ABS64
             };
-            if !absolute {
+            if !kind_ok {
                 break;
             }
-            match obj.resolve(r.sym, r.addend) {
+            let addend = if relative {
+                r.addend.wrapping_sub((at - off) as i64)
+            } else {
+                r.addend
+            };
+            match obj.resolve(r.sym, addend) {
                 // A function pointer in an adjacent object.
                 Place::Local { section, offset } if section == sec && offset == f.start => break,
                 // Clang leaves unused entries pointing at the function's end.
@@ -438,7 +452,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                 }
                 _ => break,
             }
-            at += 8;
+            at += if relative { 4 } else { 8 };
         }
         if cases.is_empty() {
             out.unread.insert((sec, jump));

@@ -1,4 +1,5 @@
-//! JSON Lines: one finding per line (the contract in DESIGN.md).
+//! JSON Lines: one finding per line (the contract in DESIGN.md), then one
+//! record per object.
 
 use super::Emitter;
 use crate::engine::ObjectReport;
@@ -19,6 +20,7 @@ fn place(t: &crate::checks::Target) -> Value {
 
 pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
     let mut v = json!({
+        "type": "finding",
         "rule": f.rule,
         "severity": f.severity.name(),
         "file": rep.file,
@@ -29,6 +31,9 @@ pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
         "symbol_offset": f.symbol_offset,
         "message": f.message,
     });
+    if let Some(c) = f.cause {
+        v["cause"] = json!(c);
+    }
     if let Some(t) = &f.target {
         v["target"] = place(t);
     }
@@ -50,12 +55,34 @@ pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
     v
 }
 
+/// The record that closes an object's findings: what was checked, what
+/// was not (the causes of its analysis-incomplete findings), or why the
+/// object could not be read.
+pub fn object_value(rep: &ObjectReport) -> Value {
+    let mut v = json!({
+        "type": "object",
+        "file": rep.file,
+        "arch": rep.arch.map(|a| a.name()),
+    });
+    match &rep.error {
+        Some(e) => v["error"] = json!(e),
+        None => {
+            let causes: Vec<&str> = rep.findings.iter().filter_map(|f| f.cause).collect();
+            v["functions"] = json!(rep.functions);
+            v["findings"] = json!(rep.findings.len());
+            v["incomplete"] = json!(causes);
+        }
+    }
+    v
+}
+
 impl Emitter for Json {
     fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()> {
         for f in &rep.findings {
             serde_json::to_writer(&mut *w, &finding_value(rep, f))?;
             w.write_all(b"\n")?;
         }
-        Ok(())
+        serde_json::to_writer(&mut *w, &object_value(rep))?;
+        w.write_all(b"\n")
     }
 }

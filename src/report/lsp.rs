@@ -165,6 +165,7 @@ mod tests {
             source,
             path: None,
             path_omitted: 0,
+            cause: None,
         }
     }
 

@@ -29,6 +29,8 @@ pub struct Sarif {
     results: Vec<Value>,
     /// Objects that could not be checked, as tool notifications.
     failures: Vec<Value>,
+    /// What could not be checked (analysis-incomplete findings).
+    notifications: Vec<Value>,
 }
 
 /// A URI reference for a path: relative paths stay relative, absolute ones
@@ -89,6 +91,7 @@ impl Sarif {
             address_index: HashMap::new(),
             results: Vec::new(),
             failures: Vec::new(),
+            notifications: Vec::new(),
         }
     }
 
@@ -275,7 +278,7 @@ impl Sarif {
                 },
                 "invocations": [{
                     "executionSuccessful": self.failures.is_empty(),
-                    "toolExecutionNotifications": self.failures,
+                    "toolExecutionNotifications": self.failures.iter().chain(&self.notifications).collect::<Vec<_>>(),
                 }],
                 "artifacts": self.artifacts,
                 "addresses": self.addresses,
@@ -297,6 +300,16 @@ impl Emitter for Sarif {
         }
         for f in &rep.findings {
             let r = self.result(rep, f);
+            if f.cause.is_some() {
+                // Not checked is also how the run went.
+                self.notifications.push(json!({
+                    "level": "warning",
+                    "descriptor": { "id": f.rule },
+                    "message": r["message"],
+                    "locations": r["locations"],
+                    "properties": { "cause": f.cause },
+                }));
+            }
             self.results.push(r);
         }
         Ok(())

@@ -97,7 +97,7 @@ int branches(int n)
 	return s;
 }
 
-/* Clean: a jump table (indirect jump). */
+/* Clean: a jump table (indirect jump; x86 user space: PC-relative entries). */
 int table(int x)
 {
 	switch (x) {

@@ -1,0 +1,217 @@
+//! `analysis-incomplete`: what objlint did not check in an object, and why.
+//!
+//! A clean result must mean everything was checked, so every place where a
+//! rule could not look (bytes a path reaches that do not decode, a switch
+//! table that could not be read, a special section whose layout is unknown,
+//! functions an exemption in `rules/` takes out of a rule, annotations a
+//! linked module lost) is collected as a [`Gap`] and reported here: one
+//! finding per cause per object, at its first place, with the others
+//! counted. What the object's own source asked not to be checked
+//! (`STACK_FRAME_NON_STANDARD`, `ANNOTATE_*`) is not a gap: objtool honours
+//! the same annotations.
+//!
+//! Gaps count only for rules that are on: with every flow rule off, an
+//! undecodable instruction on a path is nobody's loss.
+
+use super::flow;
+use super::{Check, Ctx, Finding};
+use crate::model::patchable::Target as PatchTarget;
+use crate::model::special::At;
+
+pub const ID: &str = "analysis-incomplete";
+
+/// Why something was not checked. The ids are part of the JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Cause {
+    /// A path reaches bytes that do not decode as an instruction.
+    Undecodable,
+    /// An indirect jump through a switch table that could not be read.
+    SwitchTable,
+    /// `.altinstructions` fits no layout of rules/alternatives.toml.
+    Alternatives,
+    /// A special section (`__ex_table`, `__jump_table`, `__bug_table`,
+    /// unwind hints) that could not be read.
+    SpecialSection,
+    /// The object's ORC or DWARF CFI could not be read (in part).
+    UnwindTable,
+    /// Patchable entries at code no symbol names.
+    PatchableUnnamed,
+    /// Functions an exemption in rules/ takes out of a rule.
+    Exempt,
+    /// A linked module lost the annotations a rule needs.
+    AnnotationsLost,
+}
+
+impl Cause {
+    pub fn id(self) -> &'static str {
+        match self {
+            Cause::Undecodable => "undecodable",
+            Cause::SwitchTable => "switch-table",
+            Cause::Alternatives => "alternatives",
+            Cause::SpecialSection => "special-section",
+            Cause::UnwindTable => "unwind-table",
+            Cause::PatchableUnnamed => "patchable-unnamed",
+            Cause::Exempt => "exempt",
+            Cause::AnnotationsLost => "annotations-lost",
+        }
+    }
+
+    pub const ALL: [Cause; 8] = [
+        Cause::Undecodable,
+        Cause::SwitchTable,
+        Cause::Alternatives,
+        Cause::SpecialSection,
+        Cause::UnwindTable,
+        Cause::PatchableUnnamed,
+        Cause::Exempt,
+        Cause::AnnotationsLost,
+    ];
+}
+
+/// One thing not checked: where, and in words what (shown in the notes).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Gap {
+    pub cause: Cause,
+    pub at: At,
+    pub detail: String,
+}
+
+impl Gap {
+    pub fn new(cause: Cause, at: At, detail: impl Into<String>) -> Gap {
+        Gap {
+            cause,
+            at,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Places named in the notes of one finding; the rest are counted.
+const SHOWN: usize = 8;
+
+pub struct AnalysisIncomplete;
+
+impl Check for AnalysisIncomplete {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
+        let mut gaps = model_gaps(cx);
+        if flow::any_enabled(cx) {
+            gaps.extend(cx.flow().gaps.iter().cloned());
+        }
+        gaps.sort();
+        gaps.dedup();
+        for cause in Cause::ALL {
+            let mine: Vec<&Gap> = gaps.iter().filter(|g| g.cause == cause).collect();
+            let Some(first) = mine.first() else {
+                continue;
+            };
+            let mut fd = cx.finding(ID, first.at.0, first.at.1, message(cause, &mine));
+            fd.cause = Some(cause.id());
+            for g in mine.iter().take(SHOWN) {
+                let t = cx.target(g.at.0, g.at.1);
+                fd.notes.push(format!(
+                    "{}: {}",
+                    crate::report::target_location(&t),
+                    g.detail
+                ));
+            }
+            if mine.len() > SHOWN {
+                fd.notes.push(format!("and {} more", mine.len() - SHOWN));
+            }
+            out.push(fd);
+        }
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn message(cause: Cause, gaps: &[&Gap]) -> String {
+    let n = gaps.len();
+    match cause {
+        Cause::Undecodable => format!(
+            "analysis incomplete: {} reached by a path {} not decode as an instruction; the path was not followed further",
+            plural(n, "place", "places"),
+            if n == 1 { "does" } else { "do" }
+        ),
+        Cause::SwitchTable => format!(
+            "analysis incomplete: {} through a switch table that could not be read; the cases were not followed",
+            plural(n, "indirect jump goes", "indirect jumps go")
+        ),
+        Cause::Alternatives => {
+            "analysis incomplete: the alternatives could not be read; their replacement instructions were not followed".into()
+        }
+        Cause::SpecialSection => format!(
+            "analysis incomplete: {} could not be read; the edges {} were not followed",
+            plural(n, "special section", "special sections"),
+            if n == 1 { "it describes" } else { "they describe" }
+        ),
+        Cause::UnwindTable => format!(
+            "analysis incomplete: the object's unwind tables could not be read ({}); they were not compared with the stack state there",
+            plural(n, "problem", "problems")
+        ),
+        Cause::PatchableUnnamed => format!(
+            "analysis incomplete: {} at code no symbol names; their NOPs were checked, not that they begin a function",
+            plural(n, "patchable entry points", "patchable entries point")
+        ),
+        Cause::Exempt => format!(
+            "analysis incomplete: {} exempt from a rule by rules/",
+            plural(n, "function is", "functions are")
+        ),
+        Cause::AnnotationsLost => {
+            "analysis incomplete: noinstr-call was not checked: the module link dropped the instrumentation_begin()/end() annotations".into()
+        }
+    }
+}
+
+/// The section named `name`, for gaps about a whole table; 0 if none.
+fn section_of(cx: &Ctx, name: &str) -> usize {
+    cx.model
+        .obj
+        .sections_named(name)
+        .first()
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Gaps the model knows without walking.
+fn model_gaps(cx: &Ctx) -> Vec<Gap> {
+    let m = cx.model;
+    let mut out = Vec::new();
+    let walked = flow::any_enabled(cx);
+    if walked && let Some(e) = &m.alts.error {
+        let sec = e.split([' ', ':']).next().unwrap_or("");
+        out.push(Gap::new(
+            Cause::Alternatives,
+            (section_of(cx, sec), 0),
+            format!("{e} (rules/alternatives.toml)"),
+        ));
+    }
+    if walked {
+        for e in &m.special().unread {
+            let sec = e.split(':').next().unwrap_or("");
+            out.push(Gap::new(Cause::SpecialSection, (section_of(cx, sec), 0), e));
+        }
+    }
+    if cx.opts.enabled("patchable-entry") {
+        let p = m.patchable(&cx.rules.patchable);
+        for e in &p.entries {
+            if let PatchTarget::Unnamed { section, offset } = e.target {
+                out.push(Gap::new(
+                    Cause::PatchableUnnamed,
+                    (section, offset),
+                    format!("entry {}+{:#x}", m.obj.section_name(e.section), e.offset),
+                ));
+            }
+        }
+    }
+    out
+}
