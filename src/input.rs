@@ -275,7 +275,10 @@ fn ar_members(b: &[u8], thin: bool) -> Result<Vec<Member>, String> {
             // symbol index
         } else {
             let name = if let Some(num) = raw.strip_prefix('/') {
+                // GNU ar ends the field of a member of a nested thin archive
+                // with '/' (`/70            /`).
                 let off: usize = num
+                    .trim_end_matches([' ', '/'])
                     .parse()
                     .map_err(|_| format!("bad archive name {raw:?}"))?;
                 let rest = long_names.get(off..).unwrap_or(&[]);

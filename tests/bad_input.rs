@@ -166,9 +166,9 @@ fn bad_inputs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     ]
 }
 
-/// A symbol outside its section is not a reason to refuse the object: the
-/// symbol-table rules report such symbols (a rewrite that moved one, seed
-/// 003), and the model ignores a function that lies outside its section.
+/// A symbol outside its section is not a reason to refuse the object:
+/// symtab-shndx reports such symbols (a rewrite that moved one, seed 003),
+/// and the model ignores a function that lies outside its section.
 #[test]
 fn symbols_outside_their_section_are_read() {
     let good = fixture("x86/missing-ret.o");
@@ -200,6 +200,27 @@ fn symbols_outside_their_section_are_read() {
             "{name}: {err}"
         );
         let s = String::from_utf8(out.stdout).unwrap();
+        // The symbol-table rule says which symbol is out of its section.
+        let sym = Command::new(env!("CARGO_BIN_EXE_objlint"))
+            .current_dir(tmp.path())
+            .args([
+                "check",
+                "--format",
+                "short",
+                "--enable",
+                "symtab-shndx",
+                name,
+            ])
+            .output()
+            .unwrap();
+        let which = if name == "moved.o" { "g" } else { "f" };
+        let shndx = String::from_utf8(sym.stdout).unwrap();
+        assert!(
+            shndx.contains(&format!(
+                "error: symbol {which}: lies outside its section .text"
+            )),
+            "{name}: {shndx}"
+        );
         if name == "moved.o" {
             // g is gone, so f now runs into h.
             assert_eq!(

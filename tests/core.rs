@@ -650,6 +650,54 @@ fn thin_archive_members_are_read_and_checked_once() {
     assert!(check(&["input/lib.a"]).starts_with("input/lib.a(missing-ret.o): "));
 }
 
+/// kbuild's built-in.a from another GNU ar ends the name field of members
+/// of nested thin archives with '/' (`/70            /`): was "bad archive
+/// name" for kernel/built-in.a and six others of a kbuild tree.
+#[test]
+fn thin_archive_names_ending_in_a_slash_are_read() {
+    let dir = core_dir();
+    let mut b = std::fs::read(dir.join("input/thin.a")).unwrap();
+    let at = b
+        .windows(17)
+        .position(|w| w.starts_with(b"\n/22 "))
+        .expect("a long-name member")
+        + 16;
+    b[at] = b'/';
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("input/thin.a");
+    std::fs::create_dir_all(a.parent().unwrap()).unwrap();
+    std::fs::write(&a, &b).unwrap();
+    // The members' own files, where the archive names them.
+    for m in std::fs::read_dir(dir.join("input")).unwrap() {
+        let m = m.unwrap().path();
+        if m.extension().is_some_and(|e| e == "o") {
+            std::fs::copy(&m, tmp.path().join("input").join(m.file_name().unwrap())).unwrap();
+        }
+    }
+    for sub in ["x86", "arm64"] {
+        let d = tmp.path().join(sub);
+        std::fs::create_dir_all(&d).unwrap();
+        for m in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let m = m.unwrap().path();
+            std::fs::copy(&m, d.join(m.file_name().unwrap())).unwrap();
+        }
+    }
+    let out = objlint(
+        tmp.path(),
+        &[
+            "check",
+            "--format",
+            "short",
+            "-q",
+            "--enable",
+            "fallthrough",
+            "input/thin.a",
+        ],
+    );
+    let want = std::fs::read_to_string(dir.join("input/thin.expected")).unwrap();
+    assert_eq!(text(&out.stdout), want, "{}", text(&out.stderr));
+}
+
 /// User-space code (a kernel tree's host tools): every function of libc.c
 /// ends in a call to a C library function that never returns, so each would
 /// fall through without those names in rules/noreturn.toml; with them the

@@ -12,7 +12,7 @@
 use super::{Check, Ctx, Finding};
 use crate::elf::{
     Machine, Object, SHN_ABS, SHN_COMMON, SHN_LORESERVE, SHN_UNDEF, SHN_XINDEX, STB_LOCAL,
-    STT_SECTION, SymSection, Symbol,
+    STT_FUNC, STT_OBJECT, STT_SECTION, SymSection, Symbol,
 };
 
 /// `SHN_X86_64_LCOMMON`: large common symbols (x86-64 psABI).
@@ -121,6 +121,23 @@ pub fn problems(obj: &Object) -> Vec<Problem> {
             out.push(Problem {
                 sym: Some(s.index),
                 message,
+            });
+            continue;
+        }
+        // A function or object must lie inside its section: one past the
+        // end is not checked (the model has no code for it) and points at
+        // whatever the link puts after the section.
+        if matches!(s.st_type, STT_FUNC | STT_OBJECT)
+            && let SymSection::Section(i) = s.section
+            && let Some(sec) = obj.sections.get(i)
+            && (s.value > sec.size || s.value.saturating_add(s.size) > sec.size)
+        {
+            out.push(Problem {
+                sym: Some(s.index),
+                message: format!(
+                    "lies outside its section {}: value {:#x}, size {:#x}, but the section has {:#x} bytes",
+                    sec.name, s.value, s.size, sec.size
+                ),
             });
             continue;
         }
