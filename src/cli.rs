@@ -301,10 +301,26 @@ pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
     let mut rules = Rules::load(rules_dir.as_deref())?;
     let mut opts = Options::default();
     cfg.apply(&mut opts, &mut rules);
-    let known = crate::checks::ids();
-    for r in a.enable.iter().chain(&a.disable).chain(cfg.rules.keys()) {
-        if !known.contains(&r.as_str()) && rules.doc(r).is_none() {
-            return Err(format!("unknown rule {r:?} (see `objlint rules`)"));
+    let mut known = crate::checks::ids();
+    known.extend(rules.docs.iter().map(|d| d.id.as_str()));
+    let cfg_name = cfg_path.as_ref().map(|p| p.display().to_string());
+    let named = a
+        .enable
+        .iter()
+        .map(|r| (r, "--enable".to_string()))
+        .chain(a.disable.iter().map(|r| (r, "--disable".to_string())))
+        .chain(cfg.rules.keys().map(|r| {
+            let file = cfg_name.clone().unwrap_or_default();
+            (r, format!("{file}: [rules]"))
+        }));
+    for (r, place) in named {
+        if !known.contains(&r.as_str()) {
+            let hint = crate::rules::closest(r, known.iter().copied())
+                .map(|s| format!("; did you mean {s}?"))
+                .unwrap_or_default();
+            return Err(format!(
+                "{place}: unknown rule {r:?} (see `objlint rules`){hint}"
+            ));
         }
     }
     if !a.enable.is_empty() {

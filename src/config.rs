@@ -82,8 +82,7 @@ pub struct ConfigFile {
 impl ConfigFile {
     pub fn read(path: &Path) -> Result<ConfigFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let cfg: ConfigFile =
-            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
         if let Some([m, n]) = cfg.patchable.filter(|[m, n]| n > m) {
             return Err(format!(
                 "{}: patchable = [{m}, {n}]: N must not exceed M",

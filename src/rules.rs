@@ -87,6 +87,7 @@ impl NameSet {
 }
 
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct NameGroup {
     #[serde(default)]
     names: Vec<String>,
@@ -95,6 +96,7 @@ struct NameGroup {
 }
 
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct PerArch {
     #[serde(default)]
     any: NameGroup,
@@ -106,26 +108,33 @@ struct PerArch {
 
 impl PerArch {
     fn for_machine(&self, m: Machine) -> NameSet {
-        let arch = match m {
-            Machine::X86_64 => &self.x86_64,
-            Machine::Aarch64 => &self.aarch64,
-        };
-        let mut s = NameSet::default();
-        for g in [&self.any, arch] {
-            s.names.extend(g.names.iter().cloned());
-            s.contains.extend(g.contains.iter().cloned());
-        }
-        s
+        names_for(&self.any, &self.x86_64, &self.aarch64, m)
     }
 }
 
+/// The names for one machine: those for any, and its own.
+fn names_for(any: &NameGroup, x86_64: &NameGroup, aarch64: &NameGroup, m: Machine) -> NameSet {
+    let arch = match m {
+        Machine::X86_64 => x86_64,
+        Machine::Aarch64 => aarch64,
+    };
+    let mut s = NameSet::default();
+    for g in [any, arch] {
+        s.names.extend(g.names.iter().cloned());
+        s.contains.extend(g.contains.iter().cloned());
+    }
+    s
+}
+
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Prefix {
     pub prefix: String,
     pub reason: String,
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct PrefixFile {
     prefix: Vec<Prefix>,
 }
@@ -133,6 +142,7 @@ struct PrefixFile {
 /// `rules/patchable.toml`: where patch sites, mcount sites and kCFI
 /// preambles are found.
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PatchableRules {
     pub entry_sections: Vec<String>,
     pub mcount_sections: Vec<String>,
@@ -159,6 +169,7 @@ impl Severity {
 
 /// Documentation and defaults of one rule.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RuleDoc {
     pub id: String,
     pub arch: Vec<String>,
@@ -171,6 +182,7 @@ pub struct RuleDoc {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RulesFile {
     rule: Vec<RuleDoc>,
 }
@@ -186,6 +198,7 @@ pub enum MatchKind {
 
 /// A section or symbol name pattern with the reason it is listed.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NamePattern {
     pub name: String,
     #[serde(rename = "match")]
@@ -229,6 +242,7 @@ pub enum AnnotationLayout {
 
 /// An annotation section naming instructions that need no landing pad.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NoendbrAnnotation {
     pub section: String,
     pub layout: AnnotationLayout,
@@ -238,6 +252,7 @@ pub struct NoendbrAnnotation {
 
 /// `rules/landing_pads.toml`: which references to code need a landing pad.
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LandingPadRules {
     #[serde(default)]
     pub exempt_section: Vec<NamePattern>,
@@ -274,6 +289,7 @@ impl LandingPadRules {
 
 /// `rules/alternatives.toml`.
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct AltFile {
     #[serde(default)]
     x86_64: Vec<AltLayout>,
@@ -287,9 +303,14 @@ struct AltFile {
 
 /// `rules/uaccess_safe.toml`.
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct UaccessFile {
-    #[serde(flatten)]
-    safe: PerArch,
+    #[serde(default)]
+    any: NameGroup,
+    #[serde(default)]
+    x86_64: NameGroup,
+    #[serde(default)]
+    aarch64: NameGroup,
     #[serde(default)]
     entered_open: EnteredOpen,
     #[serde(default)]
@@ -298,6 +319,7 @@ struct UaccessFile {
 
 /// objtool's model (listed functions entered open) unless a file says otherwise.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct EnteredOpen {
     #[serde(default = "yes")]
     x86_64: bool,
@@ -320,6 +342,7 @@ impl Default for EnteredOpen {
 
 /// One value per architecture.
 #[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ArchValues<T> {
     #[serde(default)]
     pub x86_64: T,
@@ -338,6 +361,7 @@ impl<T> ArchValues<T> {
 
 /// `rules/noinstr.toml`.
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Noinstr {
     pub sections: Vec<String>,
     #[serde(default)]
@@ -356,6 +380,7 @@ pub struct Noinstr {
 
 /// Where objtool's instrumentation_begin()/end() annotations live.
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct InstrAnnotations {
     pub begin: String,
     pub end: String,
@@ -384,6 +409,7 @@ impl Noinstr {
 
 /// `rules/calls.toml`.
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CallsFile {
     #[serde(default)]
     return_thunks: PerArch,
@@ -533,21 +559,88 @@ pub struct Rules {
     pub stack: StackRules,
 }
 
+/// The rule files a `--rules` folder may hold.
+const FILES: [&str; 11] = [
+    "noreturn.toml",
+    "prefix_symbols.toml",
+    "rules.toml",
+    "landing_pads.toml",
+    "patchable.toml",
+    "uaccess_safe.toml",
+    "alternatives.toml",
+    "noinstr.toml",
+    "calls.toml",
+    "special.toml",
+    "stack.toml",
+];
+
 fn load<T: serde::de::DeserializeOwned>(
     dir: Option<&Path>,
     file: &str,
     builtin: &str,
 ) -> Result<T, String> {
-    let text = match dir.map(|d| d.join(file)).filter(|p| p.exists()) {
-        Some(p) => std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?,
-        None => builtin.to_string(),
+    let (text, name) = match dir.map(|d| d.join(file)).filter(|p| p.exists()) {
+        Some(p) => (
+            std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?,
+            p.display().to_string(),
+        ),
+        None => (builtin.to_string(), format!("rules/{file} (built in)")),
     };
-    toml::from_str(&text).map_err(|e| format!("rules/{file}: {e}"))
+    parse_toml(&text, &name)
+}
+
+/// A TOML file strictly: unknown keys are errors that name the file and the
+/// closest key it has.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str, name: &str) -> Result<T, String> {
+    toml::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        match suggestion(&msg) {
+            Some(s) => format!("{name}: {}\n  did you mean `{s}`?", msg.trim_end()),
+            None => format!("{name}: {}", msg.trim_end()),
+        }
+    })
+}
+
+/// For serde's "unknown field `x`, expected one of `a`, `b`": the closest.
+fn suggestion(msg: &str) -> Option<String> {
+    let rest = msg.split("unknown field `").nth(1)?;
+    let (got, rest) = rest.split_once('`')?;
+    let expected = rest.split("expected").nth(1)?;
+    let names = expected.split('`').skip(1).step_by(2);
+    closest(got, names)
+}
+
+/// The name of `known` closest to `got`, if any is close.
+pub fn closest<'a>(got: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    known
+        .into_iter()
+        .map(|k| (strsim::jaro_winkler(got, k), k))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k.to_string())
 }
 
 impl Rules {
     /// The embedded rules, with files in `dir` replacing them where present.
+    /// The folder must exist, and hold only rule files.
     pub fn load(dir: Option<&Path>) -> Result<Rules, String> {
+        if let Some(d) = dir {
+            let entries =
+                std::fs::read_dir(d).map_err(|e| format!("rules folder {}: {e}", d.display()))?;
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.ends_with(".toml") && !FILES.contains(&name.as_str()) {
+                    let hint = closest(&name, FILES)
+                        .map(|s| format!("; did you mean {s}?"))
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "{}: not a rule file (the files are {}){hint}",
+                        e.path().display(),
+                        FILES.join(", ")
+                    ));
+                }
+            }
+        }
         let prefixes: PrefixFile = load(dir, "prefix_symbols.toml", PREFIX)?;
         let docs: RulesFile = load(dir, "rules.toml", RULES)?;
         Ok(Rules {
@@ -602,7 +695,8 @@ impl Rules {
             Machine::Aarch64 => &self.uaccess_safe_sets[1],
         };
         slot.get_or_init(|| {
-            let mut s = self.uaccess_safe.safe.for_machine(m);
+            let u = &self.uaccess_safe;
+            let mut s = names_for(&u.any, &u.x86_64, &u.aarch64, m);
             for n in &self.extra_uaccess_safe {
                 s.insert(n);
             }

@@ -105,12 +105,74 @@ fn bad_config_is_a_usage_error_naming_the_file() {
         let o = run_in(&sub, &[]);
         assert_eq!(o.status.code(), Some(2), "{bad}: {o:?}");
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            err.contains("objlint.toml") || err.contains("no-such-rule"),
-            "{bad}: {err}"
-        );
+        assert!(err.contains("objlint.toml: "), "{bad}: {err}");
         assert_eq!(stdout(&o), "");
     }
+}
+
+/// Mistyped names get the nearest real one, wherever they are.
+#[test]
+fn mistakes_name_their_place_and_the_nearest_name() {
+    let cases: [(&str, &[&str], &str); 3] = [
+        (
+            "[rules]\nfalltrough = \"off\"\n",
+            &[],
+            "objlint.toml: [rules]: unknown rule \"falltrough\"",
+        ),
+        ("rule = 1\n", &[], "did you mean `rules`?"),
+        (
+            "",
+            &["--enable", "stack-mismach"],
+            "--enable: unknown rule \"stack-mismach\" (see `objlint rules`); did you mean stack-mismatch?",
+        ),
+    ];
+    for (config, args, want) in cases {
+        let (_d, sub) = project(config);
+        let o = run_in(&sub, args);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{want}: {err}");
+    }
+    assert!(
+        String::from_utf8_lossy(&run_in(&project("[rules]\nfalltrough = \"off\"\n").1, &[]).stderr)
+            .contains("did you mean fallthrough?")
+    );
+}
+
+/// `--rules` is as strict as objlint.toml: the folder must exist, hold only
+/// rule files, and each key must be known; errors name the user's file.
+#[test]
+fn rule_folders_are_strict() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run_in(d.path(), &["--rules", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("rules folder /nonexistent: "));
+    let r = d.path().join("r");
+    std::fs::create_dir(&r).unwrap();
+    std::fs::write(
+        r.join("noreturn.toml"),
+        "[any]\nnames = [\"a\"]\nnams = [\"b\"]\n",
+    )
+    .unwrap();
+    let o = run_in(d.path(), &["--rules", "r"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("r/noreturn.toml: ") && err.contains("did you mean `names`?"),
+        "{err}"
+    );
+    std::fs::remove_file(r.join("noreturn.toml")).unwrap();
+    std::fs::write(r.join("noretrun.toml"), "").unwrap();
+    let o = run_in(d.path(), &["--rules", "r"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not a rule file") && err.contains("did you mean noreturn.toml?"),
+        "{err}"
+    );
+    // A folder of real rule files is taken.
+    std::fs::remove_file(r.join("noretrun.toml")).unwrap();
+    std::fs::copy("rules/noreturn.toml", r.join("noreturn.toml")).unwrap();
+    assert_eq!(run_in(d.path(), &["--rules", "r"]).status.code(), Some(1));
 }
 
 #[test]
@@ -127,7 +189,9 @@ fn documented_example_is_valid() {
     let doc = std::fs::read_to_string("docs/CONFIG.md").unwrap();
     let start = doc.find("```toml\n").unwrap() + 8;
     let example = &doc[start..start + doc[start..].find("```").unwrap()];
-    let (_d, sub) = project(example);
+    let (d, sub) = project(example);
+    // The folder it names must exist (an empty one keeps the built-in rules).
+    std::fs::create_dir(d.path().join("objlint-rules")).unwrap();
     let o = run_in(&sub, &[]);
     // Other rules may have their say about this object under `ibt = true` and
     // `patchable = [4, 2]`; the config itself must be accepted.
