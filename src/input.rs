@@ -126,7 +126,10 @@ fn add_file(
 /// `None` for any other file.
 fn thin_members(path: &Path) -> Result<Option<Vec<String>>, String> {
     let mut bytes = vec![0u8; THIN_MAGIC.len()];
-    let mut f = File::open(path).map_err(|e| e.to_string())?;
+    let Opened::File(mut f) = open(path)? else {
+        // A pipe is read once, by `load`.
+        return Ok(None);
+    };
     if f.read_exact(&mut bytes).is_err() || bytes != THIN_MAGIC {
         return Ok(None);
     }
@@ -150,8 +153,12 @@ fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>, thin
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_dir() {
             walk(&path, out, errs, thin);
-        } else if is_object_name(&e.file_name().to_string_lossy()) && path.is_file() {
-            add_file(path, out, errs, thin, 0);
+        } else if is_object_name(&e.file_name().to_string_lossy()) {
+            if path.is_file() {
+                add_file(path, out, errs, thin, 0);
+            } else if ft.is_symlink() && !path.exists() {
+                errs.push((path.display().to_string(), "dangling symbolic link".into()));
+            }
         }
     }
 }
@@ -194,34 +201,106 @@ const XZ_MAGIC: &[u8] = b"\xfd7zXZ\0";
 const ZSTD_MAGIC: &[u8] = b"\x28\xb5\x2f\xfd";
 const AR_MAGIC: &[u8] = b"!<arch>\n";
 const THIN_MAGIC: &[u8] = b"!<thin>\n";
-/// Decompressed modules larger than this are refused (a bomb, not a module).
-const MAX_DECOMPRESSED: u64 = 4 << 30;
+/// Decompressed modules larger than this are refused (a bomb, not a module;
+/// the largest Debian module, amdgpu.ko, is 40 MB).
+const MAX_DECOMPRESSED: u64 = 2 << 30;
+/// Nor may a module decompress to more than this many times its size
+/// (modules compress 3-5 times).
+const MAX_RATIO: u64 = 64;
+/// What is read from a pipe at most.
+const MAX_PIPE: u64 = 4 << 30;
+
+/// An opened input: a file to map, or a pipe (`<(cat x.o)`) to read.
+enum Opened {
+    File(File),
+    Pipe(File),
+}
+
+/// Opens a path to read. A FIFO is opened without waiting for a writer
+/// (open(2) would block forever if none comes); with none, it reads as empty.
+fn open(path: &Path) -> Result<Opened, String> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    let ft = meta.file_type();
+    if meta.is_file() {
+        return File::open(path)
+            .map(Opened::File)
+            .map_err(|e| e.to_string());
+    }
+    if ft.is_fifo() || ft.is_char_device() || ft.is_socket() {
+        return std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+            .map(Opened::Pipe)
+            .map_err(|e| e.to_string());
+    }
+    Err("not a regular file".into())
+}
+
+/// All of a pipe, up to `MAX_PIPE` bytes.
+fn read_pipe(mut f: File) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => return Ok(out),
+            Ok(n) => {
+                out.extend_from_slice(&buf[..n]);
+                if out.len() as u64 > MAX_PIPE {
+                    return Err(format!("more than {MAX_PIPE:#x} bytes from a pipe"));
+                }
+            }
+            // Opened non-blocking: a writer that has not written yet.
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(std::time::Duration::from_millis(1))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+}
+
+/// A compressed module's contents, refused past the limits above.
+fn decompress(what: &str, compressed: usize, r: impl Read) -> Result<Vec<u8>, String> {
+    let limit = (compressed as u64)
+        .saturating_mul(MAX_RATIO)
+        .clamp(64 << 20, MAX_DECOMPRESSED);
+    let mut v = Vec::new();
+    r.take(limit + 1)
+        .read_to_end(&mut v)
+        .map_err(|e| format!("{what}: {e}"))?;
+    if v.len() as u64 > limit {
+        return Err(format!(
+            "{what}: decompresses to more than {limit:#x} bytes from {compressed:#x} (a bomb, not a module)"
+        ));
+    }
+    Ok(v)
+}
 
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let file = File::open(path).map_err(|e| e.to_string())?;
-    let len = file.metadata().map_err(|e| e.to_string())?.len();
-    let bytes = if len == 0 {
-        Bytes::Owned(Vec::new())
-    } else {
-        // SAFETY: the map is read-only; a file changed underneath us can give
-        // wrong findings but the reader never trusts offsets without checks.
-        Bytes::Map(unsafe { Mmap::map(&file) }.map_err(|e| e.to_string())?)
+    let bytes = match open(path)? {
+        Opened::Pipe(f) => Bytes::Owned(read_pipe(f)?),
+        Opened::File(file) => {
+            let len = file.metadata().map_err(|e| e.to_string())?.len();
+            if len == 0 {
+                Bytes::Owned(Vec::new())
+            } else {
+                // SAFETY: the map is read-only; a file changed underneath us can give
+                // wrong findings but the reader never trusts offsets without checks.
+                Bytes::Map(unsafe { Mmap::map(&file) }.map_err(|e| e.to_string())?)
+            }
+        }
     };
     let bytes = if bytes.starts_with(XZ_MAGIC) {
-        let mut v = Vec::new();
-        liblzma::read::XzDecoder::new(&bytes[..])
-            .take(MAX_DECOMPRESSED)
-            .read_to_end(&mut v)
-            .map_err(|e| format!("xz: {e}"))?;
-        Bytes::Owned(v)
+        Bytes::Owned(decompress(
+            "xz",
+            bytes.len(),
+            liblzma::read::XzDecoder::new(&bytes[..]),
+        )?)
     } else if bytes.starts_with(ZSTD_MAGIC) {
-        let mut v = Vec::new();
-        zstd::stream::read::Decoder::new(&bytes[..])
-            .map_err(|e| format!("zstd: {e}"))?
-            .take(MAX_DECOMPRESSED)
-            .read_to_end(&mut v)
-            .map_err(|e| format!("zstd: {e}"))?;
-        Bytes::Owned(v)
+        let d = zstd::stream::read::Decoder::new(&bytes[..]).map_err(|e| format!("zstd: {e}"))?;
+        Bytes::Owned(decompress("zstd", bytes.len(), d)?)
     } else {
         bytes
     };

@@ -295,7 +295,7 @@ fn relocation_bases(obj: &Object, synthetic: &[u64]) -> Vec<u64> {
         let mut off = 0u64;
         for s in debug_sections(obj, id.name()) {
             out[s] = off;
-            off += compressed::logical_size(obj.data, &obj.sections[s]);
+            off = off.saturating_add(compressed::logical_size(obj.data, &obj.sections[s]));
         }
     }
     out

@@ -204,7 +204,7 @@ pub fn pad_stats(m: &Model, at: &AddressTaken, link: bool) -> PadStats {
         .tables
         .iter()
         .map(|t| {
-            let mut v: Vec<u64> = t.entries.iter().map(|e| e.1).collect();
+            let mut v: Vec<u64> = t.entries().map(|e| e.1).collect();
             v.sort_unstable();
             v.dedup();
             v.len()

@@ -644,3 +644,178 @@ fn mutations_never_panic() {
         "refused {refused}, checked {checked}"
     );
 }
+
+/// Runs objlint with its address space limited to 1 GiB: an input that makes
+/// it allocate without bound aborts instead of passing.
+fn bounded(dir: &Path, args: &[&str]) -> std::process::Output {
+    let bin = env!("CARGO_BIN_EXE_objlint");
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    Command::new("sh")
+        .current_dir(dir)
+        .args([
+            "-c",
+            &format!("ulimit -v 1048576; exec '{bin}' {}", quoted.join(" ")),
+        ])
+        .output()
+        .unwrap()
+}
+
+/// The crafted inputs of issue 15 (../shared/repro), each made here from a
+/// committed fixture or kept compressed in testdata/bad: every one gives one
+/// error line or a normal result, and none needs more than 1 GiB.
+#[test]
+fn crafted_inputs_stay_bounded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = fixture("x86/missing-ret.o");
+    let src = std::fs::read(core_dir().join("../source/x86-gcc-zlib.o")).unwrap();
+    let mut cases: Vec<(&str, Vec<u8>, Option<&str>)> = Vec::new();
+    // Unterminated string tables: each name would be copied to the end.
+    for table in [".strtab", ".shstrtab"] {
+        let mut b = good.clone();
+        let (_, off, size) = section(&b, table);
+        b[off + size - 1] = b'A';
+        let name = if table == ".strtab" {
+            "strtab.o"
+        } else {
+            "shstrtab.o"
+        };
+        cases.push((name, b, Some("is not NUL-terminated")));
+    }
+    // A compressed .debug_line claiming 1 TiB from 0x97 bytes.
+    let mut b = src.clone();
+    let (_, off, _) = section(&b, ".debug_line");
+    wr(&mut b, off + 8, 8, 1 << 40);
+    cases.push(("claims.o", b, None));
+    // Every compressed section made to share one payload, each claiming as
+    // much as the ratio allows: only the object's budget stops the total.
+    let mut b = src.clone();
+    let (_, line_off, line_size) = section(&b, ".debug_line");
+    for (name, h, _, _) in sections(&src) {
+        if name.starts_with(".debug_") && rd(&src, h + 8, 8) & 0x800 != 0 {
+            wr(&mut b, h + 0x18, 8, line_off as u64);
+            wr(&mut b, h + 0x20, 8, line_size as u64);
+        }
+    }
+    wr(&mut b, line_off + 8, 8, 128 * (line_size as u64 - 24));
+    cases.push(("shared.o", b, None));
+    // Two compressed sections whose sizes add up past 2^64.
+    let mut b = src.clone();
+    for name in [".debug_line", ".debug_info"] {
+        let (_, off, _) = section(&b, name);
+        wr(&mut b, off + 8, 8, 1 << 63);
+    }
+    cases.push(("overflow.o", b, None));
+    // A module that decompresses to 256 MiB of zeros.
+    let mut enc = zstd::stream::write::Encoder::new(Vec::new(), 1).unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..256 {
+        std::io::Write::write_all(&mut enc, &zeros).unwrap();
+    }
+    cases.push((
+        "bomb.ko.zst",
+        enc.finish().unwrap(),
+        Some("a bomb, not a module"),
+    ));
+    for (name, bytes, _) in &cases {
+        std::fs::write(tmp.path().join(name), bytes).unwrap();
+    }
+    for (name, _, want) in &cases {
+        let out = bounded(tmp.path(), &["check", "--format", "short", "-j", "2", name]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        match want {
+            Some(w) => {
+                assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+                let line = format!("objlint: {name}: ");
+                assert!(
+                    err.lines().any(|l| l.starts_with(&line) && l.contains(w)),
+                    "{name}: {err}"
+                );
+            }
+            // Checked; the DWARF that could not be read only costs source lines.
+            None => assert_eq!(out.status.code(), Some(1), "{name}: {err}"),
+        }
+    }
+    // Thousands of dispatches through shared arm64 switch tables (2 MB and
+    // 4 MB objects: 1.36 GB and a quadratic search before).
+    let bad = core_dir().join("../bad");
+    for name in [
+        "D7_arm64_jumptables_bounded_20000_bti.o.zst",
+        "D7_arm64_dispatch_unbounded_40000.o.zst",
+    ] {
+        let out = bounded(&bad, &["check", "-q", "--format", "short", "-j", "2", name]);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{name}: {out:?}");
+        let out = bounded(&bad, &["stats", name]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {out:?}");
+    }
+}
+
+/// Inputs that are not regular files: a FIFO nobody writes to does not hang
+/// (it reads as empty), a pipe is read, a dangling symlink is said.
+#[test]
+fn pipes_fifos_and_dangling_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("fifo.o");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args(["check", "-q"])
+        .arg(&fifo)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(t0.elapsed().as_secs() < 20, "a FIFO without a writer hangs");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("empty file"));
+    // A pipe with an object in it, as `check <(cat x.o)` gives.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "short",
+            "--enable",
+            "fallthrough",
+            "/dev/stdin",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let good = fixture("x86/missing-ret.o");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), &good).unwrap();
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    // A walked folder with a dangling link to an object.
+    let dir = tmp.path().join("tree");
+    std::fs::create_dir(&dir).unwrap();
+    std::os::unix::fs::symlink("/nonexistent/gone.o", dir.join("gone.o")).unwrap();
+    std::fs::write(dir.join("ok.o"), &good).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args([
+            "check",
+            "-q",
+            "--format",
+            "short",
+            "--enable",
+            "fallthrough",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("gone.o: dangling symbolic link"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+}

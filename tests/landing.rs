@@ -419,7 +419,7 @@ mod real {
                 .map(|f| (m.functions[f].section, m.functions[f].start, "relocation"))
                 .collect();
             for t in &m.jump_tables().tables {
-                for &(_, target) in t.entries.iter().take(3) {
+                for (_, target) in t.entries().take(3) {
                     victims.push((t.section, target, "jump-table target"));
                 }
             }

@@ -3,7 +3,9 @@
 //! PSTATE field, so the names that matter here are decoded from the bits).
 
 use super::ops::{Dst, Modifier, Op as StateOp, OpTable, Pac, PacKey, Src};
-use super::{Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse, TableJump};
+use super::{
+    CondTargets, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse, TableJump,
+};
 use crate::elf::Machine;
 use yaxpeax_arch::{Decoder as _, U8Reader};
 use yaxpeax_arm::armv8::a64::InstDecoder;
@@ -662,7 +664,14 @@ fn spill_of(insns: &[Insn], data: &[u8], imm: u32) -> Option<usize> {
 /// before `block` (the dispatch block's first instruction) or inside it
 /// before the table load at `load`, or that branches to `block`
 /// (`b.ls`/`b.lo`) from elsewhere in the function.
-fn bound(insns: &[Insn], data: &[u8], block: usize, load: usize, regs: &[u32]) -> Option<u64> {
+fn bound(
+    insns: &[Insn],
+    data: &[u8],
+    block: usize,
+    load: usize,
+    regs: &[u32],
+    to: &CondTargets,
+) -> Option<u64> {
     // The compare that sets the flags branch `k` reads: back over a few
     // instructions that leave the flags alone (compilers schedule moves,
     // spills and address computations in between).
@@ -696,10 +705,8 @@ fn bound(insns: &[Insn], data: &[u8], block: usize, load: usize, regs: &[u32]) -
         }
     }
     let start = insns.get(block)?.offset();
-    for (k, i) in insns.iter().enumerate() {
-        if i.kind != Kind::CondJump || i.imm_target() != Some(start) {
-            continue;
-        }
+    for &k in to.to(start) {
+        let i = &insns[k];
         let Some(Op::BCond { cond }) = word(data, i).map(|w| op(w, 0)) else {
             continue;
         };
@@ -853,7 +860,13 @@ impl Decoder for Arm64 {
     /// br   xB
     /// ```
     /// in one block, found by following the registers back from the `br`.
-    fn table_jump(&self, insns: &[Insn], data: &[u8], jump: usize) -> Option<TableJump> {
+    fn table_jump(
+        &self,
+        insns: &[Insn],
+        data: &[u8],
+        jump: usize,
+        to: &CondTargets,
+    ) -> Option<TableJump> {
         let (lo, target) = dispatch_block(insns, data, jump)?;
         let k_add = last_def(insns, data, lo, jump, target)?;
         let Op::AddReg {
@@ -943,7 +956,7 @@ impl Decoder for Arm64 {
             entry_size: size,
             signed,
             shift,
-            entries: bound(insns, data, lo, k_load, &regs),
+            entries: bound(insns, data, lo, k_load, &regs, to),
         })
     }
 

@@ -229,6 +229,29 @@ impl Insn {
     }
 }
 
+/// The conditional branches of a function by the offset they go to, built
+/// once for all its dispatches (a function may have thousands).
+#[derive(Debug, Default)]
+pub struct CondTargets(rustc_hash::FxHashMap<u64, Vec<usize>>);
+
+impl CondTargets {
+    pub fn new(insns: &[Insn]) -> CondTargets {
+        let mut m: rustc_hash::FxHashMap<u64, Vec<usize>> = Default::default();
+        for (k, i) in insns.iter().enumerate() {
+            if i.kind == Kind::CondJump
+                && let Some(t) = i.imm_target()
+            {
+                m.entry(t).or_default().push(k);
+            }
+        }
+        CondTargets(m)
+    }
+    /// Indexes of the conditional branches to `offset`, in order.
+    pub fn to(&self, offset: u64) -> &[usize] {
+        self.0.get(&offset).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// The largest executable section the decoder accepts.
 pub const MAX_CODE_SECTION: u64 = (u32::MAX - 2) as u64;
 
@@ -330,8 +353,15 @@ pub trait Decoder: Sync {
     }
     /// If the indirect jump `insns[jump]` dispatches through a table of
     /// offsets (see [`TableJump`]), how. `insns` are the instructions of the
-    /// function holding it, `data` the bytes of its section.
-    fn table_jump(&self, _insns: &[Insn], _data: &[u8], _jump: usize) -> Option<TableJump> {
+    /// function holding it, `data` the bytes of its section, `to` where its
+    /// conditional branches go.
+    fn table_jump(
+        &self,
+        _insns: &[Insn],
+        _data: &[u8],
+        _jump: usize,
+        _to: &CondTargets,
+    ) -> Option<TableJump> {
         None
     }
     /// Whether the indirect jump `insns[jump]` has the form of a switch

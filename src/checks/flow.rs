@@ -211,6 +211,10 @@ struct State {
     key_id: u32,
     /// The last edge the path took ([`Walk::trail`]), or [`NO_TRAIL`].
     trail: u32,
+    /// The edge taken to the next arrival, recorded in the trail only if
+    /// the arrival goes on (most reach walked code: a switch of thousands
+    /// of cases dispatched thousands of times).
+    pending: Option<(Loc, Loc, Edge)>,
 }
 
 const NO_TRAIL: u32 = u32::MAX;
@@ -599,18 +603,61 @@ impl Visitor for Walk<'_, '_, '_> {
     }
 
     fn edge(&mut self, from: Loc, to: Loc, edge: Edge, s: &mut State) {
-        if self.stack && self.trail.len() < u32::MAX as usize - 1 {
-            self.trail.push(Trail {
-                from,
-                to,
-                edge,
-                parent: s.trail,
-            });
-            s.trail = (self.trail.len() - 1) as u32;
+        if self.stack {
+            s.pending = Some((from, to, edge));
         }
     }
 
     fn arrive(&mut self, a: &Arrival, s: &mut State) -> bool {
+        let parent = s.trail;
+        let pushed = match s.pending.take() {
+            Some((from, to, edge)) if self.trail.len() < u32::MAX as usize - 1 => {
+                self.trail.push(Trail {
+                    from,
+                    to,
+                    edge,
+                    parent,
+                });
+                s.trail = (self.trail.len() - 1) as u32;
+                true
+            }
+            _ => false,
+        };
+        let go_on = self.arrive_at(a, s);
+        // Nothing refers to an edge into walked code: events copied theirs.
+        if !go_on && pushed && self.trail.len() == s.trail as usize + 1 {
+            self.trail.pop();
+            s.trail = parent;
+        }
+        go_on
+    }
+
+    fn step(&mut self, st: &Step, s: &mut State) -> bool {
+        self.at_trail = s.trail;
+        if st.insn.kind == Kind::Invalid || st.action == Action::UnknownJump {
+            self.gap(st);
+        }
+        // Only these change what tells paths apart.
+        let may_change = st.insn.has_ops()
+            || matches!(
+                st.insn.kind,
+                Kind::UaccessOpen | Kind::UaccessClose | Kind::PushFlags | Kind::PopFlags
+            )
+            || (self.p.frame.ra_reg().is_some() && matches!(st.action, Action::Call(_)));
+        if !may_change {
+            return self.apply(st, s);
+        }
+        let key_before = s.key;
+        let go_on = self.apply(st, s);
+        if s.key != key_before {
+            s.key_id = NO_KEY;
+        }
+        go_on
+    }
+}
+
+impl Walk<'_, '_, '_> {
+    fn arrive_at(&mut self, a: &Arrival, s: &mut State) -> bool {
         self.at_trail = s.trail;
         let mut hint = false;
         if a.marks.is_some_and(|mk| mk.hint.is_some()) {
@@ -688,29 +735,6 @@ impl Visitor for Walk<'_, '_, '_> {
             self.record(a.loc).cfi = cfi;
             self.overflow.insert((a.loc, key))
         }
-    }
-
-    fn step(&mut self, st: &Step, s: &mut State) -> bool {
-        self.at_trail = s.trail;
-        if st.insn.kind == Kind::Invalid || st.action == Action::UnknownJump {
-            self.gap(st);
-        }
-        // Only these change what tells paths apart.
-        let may_change = st.insn.has_ops()
-            || matches!(
-                st.insn.kind,
-                Kind::UaccessOpen | Kind::UaccessClose | Kind::PushFlags | Kind::PopFlags
-            )
-            || (self.p.frame.ra_reg().is_some() && matches!(st.action, Action::Call(_)));
-        if !may_change {
-            return self.apply(st, s);
-        }
-        let key_before = s.key;
-        let go_on = self.apply(st, s);
-        if s.key != key_before {
-            s.key_id = NO_KEY;
-        }
-        go_on
     }
 }
 
@@ -1561,6 +1585,7 @@ fn walk_root_from(
         },
         key_id: NO_KEY,
         trail: NO_TRAIL,
+        pending: None,
     };
     match from {
         // Entered at a hint: the hint gives the state.

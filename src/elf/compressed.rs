@@ -12,6 +12,17 @@ const ELFCOMPRESS_ZSTD: u32 = 2;
 /// No section we read uncompresses to more than this (a corrupt header must
 /// not make us allocate without bound).
 const MAX_UNCOMPRESSED: u64 = 1 << 30;
+/// Nor to more than this many times its compressed bytes (DWARF compresses
+/// 3-10 times; zlib cannot exceed about 1032, zstd can: bombs).
+const MAX_RATIO: u64 = 128;
+
+/// What all compressed sections of an object together may uncompress to:
+/// several sections can share one payload.
+pub fn budget(data: &[u8]) -> u64 {
+    (data.len() as u64)
+        .saturating_mul(32)
+        .saturating_add(64 << 20)
+}
 
 fn le32(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
@@ -64,6 +75,31 @@ pub fn contents<'a>(obj: &Object<'a>, index: usize) -> Result<Cow<'a, [u8]>, Str
     } else {
         return Ok(Cow::Borrowed(d));
     };
+    let ratio_limit = (payload.len() as u64)
+        .saturating_mul(MAX_RATIO)
+        .max(1 << 16);
+    if size > ratio_limit {
+        return Err(format!(
+            "{}: claims {size:#x} uncompressed bytes from {:#x} compressed (more than {MAX_RATIO} to 1)",
+            s.name,
+            payload.len()
+        ));
+    }
+    let left = &obj.inflate_budget;
+    if left
+        .fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |b| b.checked_sub(size),
+        )
+        .is_err()
+    {
+        return Err(format!(
+            "{}: its compressed sections together uncompress to more than {:#x} bytes (32 times the file)",
+            s.name,
+            budget(obj.data)
+        ));
+    }
     if size > MAX_UNCOMPRESSED {
         return Err(format!(
             "{}: claims {size:#x} uncompressed bytes (limit {MAX_UNCOMPRESSED:#x})",

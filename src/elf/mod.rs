@@ -191,25 +191,51 @@ pub struct Object<'a> {
     reloc_sections: Vec<Vec<usize>>,
     mapping: Vec<Vec<(u64, Mapping)>>,
     by_name: HashMap<String, Vec<usize>>,
+    /// Bytes compressed sections may still uncompress to (see
+    /// [`compressed::contents`]): one budget for the whole object.
+    pub(crate) inflate_budget: std::sync::atomic::AtomicU64,
 }
 
 /// Sections above this count are refused (the kernel's own limit is far lower;
 /// this stops a corrupt header from making us allocate a huge table).
 const MAX_SECTIONS: usize = 1 << 24;
 
-fn read_cstr(bytes: &[u8], table: &Section, data: &[u8], idx: u64) -> String {
-    let _ = bytes;
+/// How many bytes of names an object may make us copy: a string table's
+/// names overlap (tail merging), but never by more than this over the file.
+fn name_budget(data: &[u8]) -> u64 {
+    (data.len() as u64)
+        .saturating_mul(4)
+        .saturating_add(1 << 20)
+}
+
+/// The NUL-terminated name at `idx` of string table `table`. A name that
+/// runs to the table's end unterminated, or names that add up to more than
+/// `budget`, make the object unreadable: each would be copied whole.
+fn read_cstr(table: &Section, data: &[u8], idx: u64, budget: &mut u64) -> Result<String, ElfError> {
     let start = table.offset.saturating_add(idx);
     let end = table
         .offset
         .saturating_add(table.size)
         .min(data.len() as u64);
     if start >= end {
-        return String::new();
+        return Ok(String::new());
     }
     let s = &data[start as usize..end as usize];
-    let n = s.iter().position(|&b| b == 0).unwrap_or(s.len());
-    String::from_utf8_lossy(&s[..n]).into_owned()
+    let what = match table.name.as_str() {
+        "" => format!("section {} (the section names)", table.index),
+        name => format!("section {} ({name})", table.index),
+    };
+    let Some(n) = memchr::memchr(0, s) else {
+        return err(format!(
+            "string table {what} is not NUL-terminated (the name at {idx:#x} runs to its end)"
+        ));
+    };
+    *budget = budget.checked_sub(n as u64).ok_or_else(|| {
+        ElfError(format!(
+            "the names of string table {what} add up to more than 4 times the file's size"
+        ))
+    })?;
+    Ok(String::from_utf8_lossy(&s[..n]).into_owned())
 }
 
 impl<'a> Object<'a> {
@@ -334,9 +360,10 @@ impl<'a> Object<'a> {
             }
         }
         let strtab_sec = sections[shstrndx].clone();
+        let mut budget = name_budget(data);
         for s in sections.iter_mut() {
             let off = shdrs[s.index].sh_name as u64;
-            s.name = read_cstr(data, &strtab_sec, data, off);
+            s.name = read_cstr(&strtab_sec, data, off, &mut budget)?;
         }
 
         if let Some(s) = sections
@@ -361,6 +388,7 @@ impl<'a> Object<'a> {
             by_name: HashMap::default(),
             symbols: Vec::new(),
             sections,
+            inflate_budget: compressed::budget(data).into(),
         };
         obj.read_symbols(ctx)?;
         obj.read_relocs(ctx)?;
@@ -418,6 +446,7 @@ impl<'a> Object<'a> {
         });
         let nsec = self.sections.len();
         let mut symbols = Vec::with_capacity(nsyms);
+        let mut budget = name_budget(self.data);
         for (i, sym) in raw.iter().enumerate() {
             let raw_shndx = sym.st_shndx as u16;
             let section = match raw_shndx {
@@ -440,7 +469,7 @@ impl<'a> Object<'a> {
                 x if usize::from(x) < nsec => SymSection::Section(usize::from(x)),
                 x => SymSection::Invalid(u32::from(x)),
             };
-            let name = read_cstr(self.data, &strtab, self.data, sym.st_name as u64);
+            let name = read_cstr(&strtab, self.data, sym.st_name as u64, &mut budget)?;
             // A symbol outside its section is kept as read: `symtab-shndx`
             // and `symdiff` report such symbols (a rewrite that moved one,
             // seed 003), and the model ignores functions that lie outside.

@@ -173,11 +173,13 @@ impl AddressTaken {
                 }
             }
         }
-        // Switch-table targets that no relocation names (arm64), once each.
+        // Switch-table targets that no relocation names (arm64), once each,
+        // also when dispatches share the table (a duplicated dispatch block;
+        // thousands in a crafted object): the first dispatch names them.
+        let mut seen = HashSet::default();
         for t in &m.jump_tables().tables {
-            let mut seen = HashSet::default();
-            for &(entry, target) in &t.entries {
-                if seen.insert(target) {
+            for (entry, target) in t.entries() {
+                if seen.insert((t.table_section, t.table_offset, target)) {
                     let from = (t.table_section, entry, None);
                     cx.classify(from, (t.section, target), false, Some(t.jump), None);
                 }

@@ -16,6 +16,7 @@ use super::{Dest, Model};
 use crate::arch::{Kind, RelocUse};
 use crate::elf::{Machine, Place};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// One recovered table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +30,53 @@ pub struct JumpTable {
     pub table_section: usize,
     pub table_offset: u64,
     pub entry_size: u8,
+    /// The dispatch's cases: the table's values, shared by every dispatch
+    /// that reads the table (a duplicated dispatch block; thousands in a
+    /// crafted object), each with its own base.
+    cases: Cases,
+}
+
+impl JumpTable {
     /// Per entry: (its offset in `table_section`, its target in `section`).
-    pub entries: Vec<(u64, u64)>,
+    pub fn entries(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let size = u64::from(self.entry_size);
+        self.cases
+            .iter()
+            .enumerate()
+            .map(move |(k, t)| (self.table_offset + k as u64 * size, t))
+    }
+}
+
+/// The case targets of a dispatch: `base + (value << shift)` for the first
+/// `len` values (x86 tables of addresses: base 0, shift 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cases {
+    values: Arc<[u64]>,
+    len: usize,
+    base: u64,
+    shift: u8,
+}
+
+impl Cases {
+    fn targets(targets: Vec<u64>) -> Cases {
+        Cases {
+            len: targets.len(),
+            values: targets.into(),
+            base: 0,
+            shift: 0,
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.values[..self.len]
+            .iter()
+            .map(|&v| self.base.wrapping_add(v << self.shift))
+    }
 }
 
 /// The switch tables of one object.
@@ -47,7 +93,7 @@ pub struct JumpTables {
     pub sized_by_next: usize,
     /// Every table's cases (both kinds: also x86 tables of relocated
     /// addresses), by (section, offset) of the indirect jump.
-    cases: FxHashMap<(usize, u64), Vec<u64>>,
+    cases: FxHashMap<(usize, u64), Cases>,
     /// Dispatches recognised as switch tables whose cases are unknown.
     unread: FxHashSet<(usize, u64)>,
 }
@@ -55,8 +101,8 @@ pub struct JumpTables {
 impl JumpTables {
     /// The case targets (offsets in the jump's section) of the switch
     /// dispatched by the indirect jump at a place.
-    pub fn cases(&self, section: usize, jump: u64) -> Option<&[u64]> {
-        self.cases.get(&(section, jump)).map(Vec::as_slice)
+    pub fn cases(&self, section: usize, jump: u64) -> Option<&Cases> {
+        self.cases.get(&(section, jump))
     }
     /// Whether the indirect jump at a place dispatches through a table that
     /// could not be read.
@@ -79,6 +125,8 @@ impl Model<'_> {
 impl JumpTables {
     pub fn build(m: &Model) -> JumpTables {
         let mut out = JumpTables::default();
+        let mut refs = References::default();
+        let mut shared = SharedValues::default();
         if m.obj.machine == Machine::X86_64 {
             relocated_tables(m, &mut out);
             return out;
@@ -96,11 +144,12 @@ impl JumpTables {
                 continue;
             }
             let data = m.obj.section_data(f.section);
+            let to = crate::arch::CondTargets::new(insns);
             for (k, ins) in insns.iter().enumerate() {
                 if ins.kind != Kind::IndirectJump {
                     continue;
                 }
-                let Some(tj) = m.dec.table_jump(insns, data, k) else {
+                let Some(tj) = m.dec.table_jump(insns, data, k, &to) else {
                     if m.dec.dispatch_form(insns, data, k) {
                         out.rejected += 1;
                         out.unread.insert((f.section, ins.offset()));
@@ -111,9 +160,9 @@ impl JumpTables {
                 // was spilled and reloaded, say), the table ends where the
                 // next thing its section is referenced at begins.
                 let read = match tj.entries {
-                    Some(n) => read_table(m, fi, &tj, Some(n)),
+                    Some(n) => read_table(m, (&mut shared, &mut refs), fi, &tj, Some(n)),
                     None => {
-                        let r = read_table(m, fi, &tj, None);
+                        let r = read_table(m, (&mut shared, &mut refs), fi, &tj, None);
                         if r.is_some() {
                             out.sized_by_next += 1;
                         } else {
@@ -125,11 +174,8 @@ impl JumpTables {
                     }
                 };
                 match read {
-                    Some((table_section, table_offset, entries)) => {
-                        out.cases.insert(
-                            (f.section, ins.offset()),
-                            entries.iter().map(|&(_, t)| t).collect(),
-                        );
+                    Some((table_section, table_offset, cases)) => {
+                        out.cases.insert((f.section, ins.offset()), cases.clone());
                         out.tables.push(JumpTable {
                             func: fi,
                             section: f.section,
@@ -137,7 +183,7 @@ impl JumpTables {
                             table_section,
                             table_offset,
                             entry_size: tj.entry_size,
-                            entries,
+                            cases,
                         })
                     }
                     None => {
@@ -154,19 +200,24 @@ impl JumpTables {
     }
 }
 
-type Entries = (usize, u64, Vec<(u64, u64)>);
+/// A table read for one dispatch: its section, offset and cases.
+type Read = (usize, u64, Cases);
 
-/// The next offset after `at` in section `sec` that a relocation of the
-/// object refers to or a symbol names (where the next table, string or
-/// object begins; a constant only other objects use has its symbol).
-fn next_reference(m: &Model, sec: usize, at: u64) -> Option<u64> {
+/// A table's values, by its place, entry size, sign and count: read once
+/// however many dispatches read it.
+type SharedValues = FxHashMap<(usize, u64, u8, bool, u64), Option<Arc<[u64]>>>;
+
+/// The offsets of section `sec` that a relocation of the object refers to
+/// or a symbol names (where a table, string or object begins; a constant
+/// only other objects use has its symbol), sorted: found once per section.
+fn references(m: &Model, sec: usize) -> Vec<u64> {
     let obj = m.obj;
-    let mut next: Option<u64> = obj
+    let mut out: Vec<u64> = obj
         .symbols
         .iter()
-        .filter(|s| s.section == crate::elf::SymSection::Section(sec) && s.value > at)
+        .filter(|s| s.section == crate::elf::SymSection::Section(sec))
         .map(|s| s.value)
-        .min();
+        .collect();
     for s in 0..obj.sections.len() {
         for r in obj.relocs(s) {
             let addend = match m.dec.reloc_use(None, r.offset, r.r_type) {
@@ -175,29 +226,31 @@ fn next_reference(m: &Model, sec: usize, at: u64) -> Option<u64> {
             };
             if let Place::Local { section, offset } = obj.resolve(r.sym, addend)
                 && section == sec
-                && offset > at
-                && next.is_none_or(|n| offset < n)
             {
-                next = Some(offset);
+                out.push(offset);
             }
         }
     }
-    next
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
-/// The table's entries: `n` of them, or when `n` is unknown, those up to
-/// the section's next referenced address (each must land in the function;
-/// reading stops at the first that does not).
-fn read_table(
-    m: &Model,
-    fi: usize,
-    tj: &crate::arch::TableJump,
-    n: Option<u64>,
-) -> Option<Entries> {
+/// The next referenced offset after `at` in section `sec` (see [`references`]).
+fn next_reference(m: &Model, refs: &mut References, sec: usize, at: u64) -> Option<u64> {
+    let r = refs.entry(sec).or_insert_with(|| references(m, sec));
+    r.get(r.partition_point(|&o| o <= at)).copied()
+}
+
+/// [`references`] of the sections tables were read from.
+type References = FxHashMap<usize, Vec<u64>>;
+
+/// The table a dispatch reads: where its address computation points.
+fn locate(m: &Model, fi: usize, tj: &crate::arch::TableJump) -> Option<(usize, u64)> {
     let f = &m.functions[fi];
     let obj = m.obj;
-    let (ts, to) = match tj.table_pc {
-        Some(pc) => (f.section, pc),
+    match tj.table_pc {
+        Some(pc) => Some((f.section, pc)),
         None => {
             let code = m.section_code(f.section)?;
             let names = |at: u64| -> Option<(usize, u64)> {
@@ -217,15 +270,30 @@ fn read_table(
             if others.iter().any(|&at| names(at) != Some(place)) {
                 return None;
             }
-            place
+            Some(place)
         }
-    };
+    }
+}
+
+/// The table's entries: `n` of them, or when `n` is unknown, those up to
+/// the section's next referenced address (each must land in the function;
+/// reading stops at the first that does not).
+fn read_table(
+    m: &Model,
+    (shared, refs): (&mut SharedValues, &mut References),
+    fi: usize,
+    tj: &crate::arch::TableJump,
+    n: Option<u64>,
+) -> Option<Read> {
+    let f = &m.functions[fi];
+    let obj = m.obj;
+    let (ts, to) = locate(m, fi, tj)?;
     let size = u64::from(tj.entry_size);
     let sized = n.is_some();
     let n = match n {
         Some(n) => n,
         None => {
-            let end = next_reference(m, ts, to)
+            let end = next_reference(m, refs, ts, to)
                 .unwrap_or(obj.sections.get(ts)?.size)
                 .min(obj.section_data(ts).len() as u64);
             (end.checked_sub(to)? / size).min(4096)
@@ -235,50 +303,74 @@ fn read_table(
     if n == 0 || n > 4096 {
         return None;
     }
-    let data = obj.section_data(ts);
-    let end = to.checked_add(n * size)?;
-    if end as usize > data.len() || !obj.relocs_in(ts, to, end).is_empty() {
-        return None;
-    }
+    let values = shared
+        .entry((ts, to, tj.entry_size, tj.signed, n))
+        .or_insert_with(|| table_values(m, ts, to, size, tj.signed, n))
+        .clone()?;
     let code = m.section_code(f.section)?;
-    let mut entries = Vec::with_capacity(n as usize);
-    for k in 0..n {
-        let at = to + k * size;
-        let b = &data[at as usize..(at + size) as usize];
-        let mut raw = [0u8; 8];
-        raw[..b.len()].copy_from_slice(b);
-        let v = u64::from_le_bytes(raw);
-        let bits = 8 * size as u32;
-        let v = if tj.signed {
-            (((v << (64 - bits)) as i64) >> (64 - bits)) as u64
-        } else {
-            v
-        };
+    let mut len = 0;
+    for &v in values.iter() {
         let target = tj.base.wrapping_add(v << tj.shift);
         if target < f.start || target >= f.end || code.index_at(target).is_none() {
-            if !sized && !entries.is_empty() {
+            if !sized && len > 0 {
                 break;
             }
             return None;
         }
-        entries.push((at, (target, v)));
+        len += 1;
     }
     // Read up to the next referenced address, zero entries at the end are
     // the alignment padding before it as much as cases at the base label;
     // taking them as cases would walk the base with the dispatch's state.
     if !sized {
-        while entries.last().is_some_and(|&(_, (_, v))| v == 0) {
-            entries.pop();
+        while len > 0 && values[len - 1] == 0 {
+            len -= 1;
         }
-        if entries.is_empty() {
+        if len == 0 {
             return None;
         }
     }
-    Some((
-        ts,
-        to,
-        entries.into_iter().map(|(at, (t, _))| (at, t)).collect(),
-    ))
+    let cases = Cases {
+        values,
+        len,
+        base: tj.base,
+        shift: tj.shift,
+    };
+    Some((ts, to, cases))
+}
+
+/// `n` entries of `size` bytes at `to` of section `ts`, as numbers; none
+/// when they run past the section or a relocation applies to them.
+fn table_values(
+    m: &Model,
+    ts: usize,
+    to: u64,
+    size: u64,
+    signed: bool,
+    n: u64,
+) -> Option<Arc<[u64]>> {
+    let obj = m.obj;
+    let data = obj.section_data(ts);
+    let end = to.checked_add(n * size)?;
+    if end as usize > data.len() || !obj.relocs_in(ts, to, end).is_empty() {
+        return None;
+    }
+    let bits = 8 * size as u32;
+    Some(
+        (0..n)
+            .map(|k| {
+                let at = (to + k * size) as usize;
+                let mut raw = [0u8; 8];
+                raw[..size as usize].copy_from_slice(&data[at..at + size as usize]);
+                let v = u64::from_le_bytes(raw);
+                if signed {
+                    (((v << (64 - bits)) as i64) >> (64 - bits)) as u64
+                } else {
+                    v
+                }
+            })
+            .collect(),
+    )
 }
 
 const STT_SECTION: u8 = 3;
@@ -457,7 +549,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
         if cases.is_empty() {
             out.unread.insert((sec, jump));
         } else {
-            out.cases.insert((sec, jump), cases);
+            out.cases.insert((sec, jump), Cases::targets(cases));
         }
     }
 }

@@ -454,7 +454,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                 let tables = self.m.jump_tables();
                 match tables.cases(sec, ins.offset()) {
                     Some(cases) => {
-                        fl.cases = cases.iter().filter_map(|&t| self.index(sec, t)).collect();
+                        fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
                     }
                     None if tables.unread(sec, ins.offset()) => fl.action = Action::UnknownJump,
                     None if self.m.indirect_jumps_leave() || owner.is_some() => {
@@ -471,7 +471,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     Target::Leaves(Callee::Indirect { .. })
                         if let Some(cases) = self.m.jump_tables().cases(sec, ins.offset()) =>
                     {
-                        fl.cases = cases.iter().filter_map(|&t| self.index(sec, t)).collect();
+                        fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
                     }
                     Target::Leaves(c) => fl.action = Action::TailCall(c),
                     Target::Return => fl.action = Action::Return,
