@@ -6,7 +6,8 @@
 //! `.ibt_endbr_seal` on x86 as the kernel consumes it, `.bti_seal` on arm64;
 //! names and relocation types in `rules/seal.toml`). The result is written
 //! through [`crate::elf::write`], re-read and verified before it replaces
-//! anything.
+//! anything. In place, the file is locked (flock) so concurrent runs take
+//! turns, and a file with nothing to seal is not rewritten at all.
 
 use crate::arch::Pad;
 use crate::arch::decoder;
@@ -20,7 +21,10 @@ use crate::model::address_taken::pad_at;
 use crate::rules::Rules;
 use serde::Deserialize;
 use std::collections::HashSet;
-use std::path::Path;
+use std::fs::{File, TryLockError};
+use std::io::Read;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 
 const SEAL_RULES: &str = include_str!("../rules/seal.toml");
 const SHF_ALLOC: u64 = 2;
@@ -258,30 +262,73 @@ pub fn run(a: &SealArgs) -> i32 {
     }
 }
 
-/// Seal `input` into `target` (which may be the input itself).
-pub fn seal_file(
-    input: &Path,
-    target: &Path,
-    mode: SealMode,
-    link: bool,
-    in_place: bool,
-) -> Result<String, String> {
-    let raw = std::fs::read(input).map_err(|e| e.to_string())?;
-    let loaded = crate::input::load(input)?;
-    if loaded.members.len() != 1 || loaded.members[0].0.is_some() {
-        return Err("archives cannot be sealed; seal their member objects".into());
+/// Extensions of compressed files: objlint writes uncompressed objects only.
+const COMPRESSED_EXTS: &[&str] = &["zst", "xz", "gz", "bz2", "lz4", "lzma", "lzo"];
+
+/// The compressed extension `p` ends with, if any.
+fn compressed_name(p: &Path) -> Option<String> {
+    let ext = p.extension()?.to_str()?.to_ascii_lowercase();
+    COMPRESSED_EXTS.contains(&ext.as_str()).then_some(ext)
+}
+
+/// The compression a file is in, by its magic (as `input::load` reads it).
+fn compression_of(path: &Path) -> Result<Option<&'static str>, String> {
+    let mut head = Vec::with_capacity(6);
+    File::open(path)
+        .and_then(|f| f.take(6).read_to_end(&mut head))
+        .map_err(|e| e.to_string())?;
+    Ok(if head.starts_with(b"\xfd7zXZ\0") {
+        Some("xz")
+    } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
+        Some("zstd")
+    } else {
+        None
+    })
+}
+
+/// Whether two paths name one file (by device and inode).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => (x.dev(), x.ino()) == (y.dev(), y.ino()),
+        _ => false,
     }
-    if loaded.bytes.len() != raw.len() && in_place {
-        return Err(
-            "compressed modules cannot be sealed in place; write an uncompressed object with -o"
-                .into(),
-        );
+}
+
+/// Take an exclusive flock on the file `path` names, waiting for another
+/// objlint run that holds it. That run replaces the file by rename, so once
+/// the lock is ours the path may name a new file: then lock that one.
+fn lock_for_update(path: &Path) -> Result<Option<File>, String> {
+    let mut said = false;
+    loop {
+        let f = File::open(path).map_err(|e| e.to_string())?;
+        match f.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                if !said {
+                    eprintln!(
+                        "objlint: {}: another objlint run is replacing it; waiting",
+                        path.display()
+                    );
+                    said = true;
+                }
+                f.lock().map_err(|e| format!("cannot lock it: {e}"))?;
+            }
+            // A filesystem without flock: seal as before, unlocked.
+            Err(TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+                return Ok(None);
+            }
+            Err(TryLockError::Error(e)) => return Err(format!("cannot lock it: {e}")),
+        }
+        let held = f.metadata().map_err(|e| e.to_string())?;
+        let now = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        if (held.dev(), held.ino()) == (now.dev(), now.ino()) {
+            return Ok(Some(f));
+        }
     }
-    let obj = Object::parse(&loaded.bytes).map_err(|e| e.0)?;
-    let s = seal_object(&obj, mode, link)?;
-    write::write_verified(target, &s.rewritten.bytes, Some(input), |back| {
-        verify_sealed(&obj, back, &s)
-    })?;
+}
+
+/// The summary line of a run.
+fn summary(s: &Sealed, mode: SealMode) -> String {
     let r = &s.report;
     let mut msg = format!(
         "{} of {} function-entry landing pads are unneeded; {} sealed ({}), {} needed",
@@ -303,8 +350,97 @@ pub fn seal_file(
             s.kept_unlisted
         ));
     }
-    if let Some((n, what)) = s.rewritten.dropped_trailer {
+    msg
+}
+
+fn note_stale(msg: &mut String, removed: &[PathBuf]) {
+    if !removed.is_empty() {
+        let names: Vec<String> = removed
+            .iter()
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        msg.push_str(&format!(
+            "; removed {} temporary file(s) that killed objlint runs left in its folder: {}",
+            names.len(),
+            names.join(", ")
+        ));
+    }
+}
+
+/// Seal `input` into `target` (which may be the input itself). A symbolic
+/// link as target is written through; `-o` naming the input (by any path)
+/// is sealing in place.
+pub fn seal_file(
+    input: &Path,
+    target: &Path,
+    mode: SealMode,
+    link: bool,
+    in_place: bool,
+) -> Result<String, String> {
+    let meta = std::fs::metadata(input).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let real = write::real_path(target)?;
+    let in_place = in_place || same_file(input, &real);
+    // Held until the new file is in place: a second run waits, then reads it.
+    let _lock = if in_place {
+        lock_for_update(&real)?
+    } else {
+        None
+    };
+    if in_place && let Some(fmt) = compression_of(input)? {
+        return Err(format!(
+            "{fmt}-compressed modules cannot be sealed in place; write an uncompressed object with -o"
+        ));
+    }
+    for p in [target, real.as_path()] {
+        if let Some(ext) = compressed_name(p) {
+            return Err(format!(
+                "{}: objlint writes uncompressed objects; name the output without .{ext} and compress it afterwards",
+                p.display()
+            ));
+        }
+    }
+    let loaded = crate::input::load(input)?;
+    if loaded.members.len() != 1 || loaded.members[0].0.is_some() {
+        return Err("archives cannot be sealed; seal their member objects".into());
+    }
+    let obj = Object::parse(&loaded.bytes).map_err(|e| e.0)?;
+    let s = seal_object(&obj, mode, link)?;
+    let mut msg = summary(&s, mode);
+    let unchanged = s.edits.patches.is_empty() && s.edits.sections.is_empty();
+    if unchanged && in_place {
+        // Not rewritten: the bytes, times and a module signature stay.
+        let dir = real.parent().filter(|d| !d.as_os_str().is_empty());
+        let removed = write::remove_stale_temps(dir.unwrap_or(Path::new(".")));
+        msg.push_str(&format!(
+            "; nothing to seal: {} is left unchanged",
+            real.display()
+        ));
+        note_stale(&mut msg, &removed);
+        return Ok(msg);
+    }
+    let written = if unchanged {
+        // A copy keeps what a rewrite would drop (a signature still valid).
+        write::write_verified(&real, &loaded.bytes, Some(input), |back| {
+            if back == &loaded.bytes[..] {
+                Ok(())
+            } else {
+                Err("the output does not read back as written".into())
+            }
+        })?
+    } else {
+        write::write_verified(&real, &s.rewritten.bytes, Some(input), |back| {
+            verify_sealed(&obj, back, &s)
+        })?
+    };
+    if unchanged {
+        msg.push_str("; nothing to seal: the output is a copy of the input");
+    } else if let Some((n, what)) = s.rewritten.dropped_trailer {
         msg.push_str(&format!("; dropped {n} trailing bytes: {what}"));
     }
+    note_stale(&mut msg, &written.stale_removed);
     Ok(msg)
 }

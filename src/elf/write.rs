@@ -11,8 +11,13 @@
 //! `SHN_LORESERVE` the header switches to extended numbering, and symbols
 //! of sections past it go through `.symtab_shndx` (created if missing).
 //!
-//! [`write_verified`] writes to a temporary file next to the target, reads it
-//! back, lets the caller verify it, and only then renames it into place.
+//! Nothing in the input sizes an allocation unchecked: alignments are bounded
+//! ([`MAX_ALIGN`]) and so is the padding they add in all.
+//!
+//! [`write_verified`] writes to a temporary file next to the target (through a
+//! symbolic link, to the file it names), reads it back, lets the caller verify
+//! it, and only then renames it into place. Temporary files a killed run left
+//! behind are removed by the next ([`remove_stale_temps`]).
 
 use super::{ElfError, Object, SHN_LORESERVE, SHN_XINDEX, STB_LOCAL, STT_SECTION, SymSection};
 use std::collections::HashMap;
@@ -21,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 const SHT_PROGBITS: u32 = 1;
 const SHT_SYMTAB: u32 = 2;
+const SHT_STRTAB: u32 = 3;
 const SHT_RELA: u32 = 4;
 const SHT_NOBITS: u32 = 8;
 const SHT_REL: u32 = 9;
@@ -209,6 +215,28 @@ fn module_signature_len(data: &[u8]) -> Option<usize> {
     Some(MODULE_SIG_MAGIC.len() + 12 + sig_len)
 }
 
+/// The largest `sh_addralign` a rewrite accepts: 64 KiB pages (arm64) are
+/// the largest alignment kernel objects ask for; anything above is a corrupt
+/// or crafted header, and the writer pads by it.
+pub const MAX_ALIGN: u64 = 1 << 16;
+/// Padding allowed beyond the input's size in total (sections laid out in
+/// index order may need more than the input's order did).
+const PAD_SLACK: usize = 1 << 20;
+
+/// Every section's `sh_addralign` is 0 or a power of two of at most [`MAX_ALIGN`].
+fn check_alignments(obj: &Object, shdrs: &[Shdr]) -> Result<(), ElfError> {
+    for (i, h) in shdrs.iter().enumerate().skip(1) {
+        let a = h.align;
+        if a > MAX_ALIGN || (a > 1 && !a.is_power_of_two()) {
+            return fail(format!(
+                "section {i} ({}) has sh_addralign {a:#x}; objlint rewrites sections aligned to a power of two up to {MAX_ALIGN:#x}",
+                obj.sections[i].name
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Rewrite `obj` with `edits` applied. Nothing is written to disk.
 pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
     let data = obj.data;
@@ -228,6 +256,18 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
     } else {
         usize::from(obj.raw_shstrndx)
     };
+    // Section 0 is the null header: the layout below neither reads nor
+    // writes its contents, so a table claimed there cannot be carried over.
+    if symtab == 0 {
+        return fail(
+            "section 0 (the null section header) is the symbol table; refusing to rewrite",
+        );
+    }
+    if obj.symtab_shndx == Some(0) {
+        return fail(
+            "section 0 (the null section header) is the .symtab_shndx table; refusing to rewrite",
+        );
+    }
     let nsyms = obj.symbols.len();
     let first_global = (shdrs[symtab].info as usize).min(nsyms);
     if let Some(x) = obj.symtab_shndx
@@ -238,12 +278,23 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
             obj.sections[x].name, shdrs[x].size
         ));
     }
+    check_alignments(obj, &shdrs)?;
+    if !edits.sections.is_empty() && (shstrndx == 0 || shdrs[shstrndx].sh_type != SHT_STRTAB) {
+        return fail(format!(
+            "the section name table (section {shstrndx}) is not a string table; cannot add names to it"
+        ));
+    }
     for (s, off, bytes) in &edits.patches {
         let sec = obj
             .sections
             .get(*s)
+            .filter(|_| *s != 0)
             .ok_or_else(|| ElfError(format!("patch in missing section {s}")))?;
-        if sec.sh_type == SHT_NOBITS || off + bytes.len() as u64 > sec.size {
+        if sec.sh_type == SHT_NOBITS
+            || off
+                .checked_add(bytes.len() as u64)
+                .is_none_or(|end| end > sec.size)
+        {
             return fail(format!(
                 "patch of {} bytes at {}+{off:#x} is outside the section data",
                 bytes.len(),
@@ -425,6 +476,17 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
                 w.to_le_bytes()
             })
             .collect();
+        // A second table would keep the old numbering.
+        if let Some(extra) = (1..nsec).find(|&i| {
+            shdrs[i].sh_type == SHT_SYMTAB_SHNDX
+                && shdrs[i].link as usize == symtab
+                && Some(i) != obj.symtab_shndx
+        }) {
+            return fail(format!(
+                "section {extra} ({}) is a second .symtab_shndx table; cannot renumber it",
+                obj.sections[extra].name
+            ));
+        }
         if let Some(x) = obj.symtab_shndx {
             let old = std::mem::take(&mut contents[x]);
             let split = first_global * 4;
@@ -496,6 +558,10 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
     }
 
     // Layout: header, section data in index order, section header table.
+    // Alignments are bounded (check_alignments), and so is the padding they
+    // add in all: the input's own size, plus slack for a different order.
+    let pad_budget = data.len() + PAD_SLACK;
+    let mut padding = 0usize;
     let mut out = Vec::with_capacity(data.len() + 4096);
     out.extend_from_slice(&data[..EHDR_SIZE]);
     for i in 1..total {
@@ -510,7 +576,18 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
             h.offset = out.len().next_multiple_of(align) as u64;
             continue;
         }
-        out.resize(out.len().next_multiple_of(align), 0);
+        let start = out.len().next_multiple_of(align);
+        padding += start - out.len();
+        if padding > pad_budget {
+            let name = obj
+                .sections
+                .get(i)
+                .map_or("a new section", |s| s.name.as_str());
+            return fail(format!(
+                "section alignments (up to section {i}, {name}, aligned to {align:#x}) would pad the output with more than {pad_budget:#x} bytes, more than the input holds; refusing to rewrite"
+            ));
+        }
+        out.resize(start, 0);
         h.offset = out.len() as u64;
         out.extend_from_slice(&contents[i]);
     }
@@ -727,9 +804,12 @@ pub fn verify(old: &Object, new: &Object, rw: &Rewritten, edits: &Edits) -> Resu
     Ok(())
 }
 
-/// A temporary file beside `target`, removed unless [`TempFile::persist`]ed.
+/// A temporary file beside `target`, removed unless kept.
+/// It is locked (flock) while it exists, so [`remove_stale_temps`] can tell
+/// a live writer's file from one a killed process left behind.
 struct TempFile {
     path: PathBuf,
+    file: std::fs::File,
     keep: bool,
 }
 
@@ -741,16 +821,118 @@ impl Drop for TempFile {
     }
 }
 
+/// What [`write_verified`] did besides writing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Temporary files of killed objlint runs removed from the target's folder.
+    pub stale_removed: Vec<PathBuf>,
+}
+
+const TEMP_TAG: &str = ".objlint-";
+const TEMP_END: &str = ".tmp";
+
+/// The name of temporary file `n` of process `pid` for a target named `base`.
+fn temp_name(base: &str, pid: u32, n: u32) -> String {
+    // Within NAME_MAX (255) however long the target's name is.
+    let mut end = base.len().min(200);
+    while !base.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}{TEMP_TAG}{pid}-{n}{TEMP_END}", &base[..end])
+}
+
+/// The process id in a name [`temp_name`] made, for any target.
+fn temp_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?.strip_suffix(TEMP_END)?;
+    let (_, tail) = rest.rsplit_once(TEMP_TAG)?;
+    let (pid, n) = tail.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !digits(n) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Remove temporary files that objlint runs killed before they could clean
+/// up left in `dir`. One is stale when its process is gone (no `/proc/PID`)
+/// and nobody holds its lock; without `/proc` nothing is removed, because
+/// a file just created is not locked yet.
+pub fn remove_stale_temps(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if !Path::new("/proc/self").exists() {
+        return out;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let me = std::process::id();
+    for e in rd.filter_map(Result::ok) {
+        let name = e.file_name();
+        let Some(pid) = temp_pid(&name.to_string_lossy()) else {
+            continue;
+        };
+        // Never open a FIFO or follow a link here: only our own regular files.
+        if pid == me
+            || !e.file_type().is_ok_and(|t| t.is_file())
+            || Path::new(&format!("/proc/{pid}")).exists()
+        {
+            continue;
+        }
+        let path = e.path();
+        let Ok(f) = std::fs::File::open(&path) else {
+            continue;
+        };
+        if f.try_lock().is_ok() && std::fs::remove_file(&path).is_ok() {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Where writing `target` lands: a symbolic link is followed to the file it
+/// names (which may not exist yet), so replacing the file keeps the link.
+pub fn real_path(target: &Path) -> Result<PathBuf, String> {
+    let mut p = target.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+                p = match p.parent() {
+                    Some(d) if to.is_relative() => d.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(format!(
+        "{}: too many levels of symbolic links",
+        target.display()
+    ))
+}
+
 /// Write `bytes` to `target` safely: into a temporary file in the target's
 /// folder, read back and passed to `check`, then renamed over the target.
 /// On any error the target is untouched and the temporary file is gone.
+/// A symbolic link is written through (see [`real_path`]); stale temporary
+/// files of killed runs in that folder are removed first.
 /// `mode_from` gives the permissions to use (the input file, usually).
 pub fn write_verified(
     target: &Path,
     bytes: &[u8],
     mode_from: Option<&Path>,
     check: impl FnOnce(&[u8]) -> Result<(), String>,
-) -> Result<(), String> {
+) -> Result<Written, String> {
+    let target = &real_path(target)?;
+    // rename() would replace a device, FIFO or folder with a regular file.
+    if let Ok(m) = std::fs::metadata(target)
+        && !m.is_file()
+    {
+        return Err(format!(
+            "{}: not a regular file; refusing to replace it",
+            target.display()
+        ));
+    }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -760,19 +942,22 @@ pub fn write_verified(
         .ok_or_else(|| format!("{}: not a file name", target.display()))?
         .to_string_lossy()
         .into_owned();
-    let mut file = None;
+    let stale_removed = remove_stale_temps(&dir);
     let mut tmp = None;
     for n in 0..100u32 {
-        let p = dir.join(format!(".{base}.objlint-{}-{n}.tmp", std::process::id()));
+        let p = dir.join(temp_name(&base, std::process::id(), n));
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&p)
         {
             Ok(f) => {
-                file = Some(f);
+                // Best effort: where flock is not supported, the process
+                // id alone keeps the file from being taken for stale.
+                let _ = f.try_lock();
                 tmp = Some(TempFile {
                     path: p,
+                    file: f,
                     keep: false,
                 });
                 break;
@@ -781,15 +966,14 @@ pub fn write_verified(
             Err(e) => return Err(format!("{}: {e}", p.display())),
         }
     }
-    let (mut file, mut tmp) = match (file, tmp) {
-        (Some(f), Some(t)) => (f, t),
-        _ => return Err(format!("{}: no free temporary name", dir.display())),
+    let Some(mut tmp) = tmp else {
+        return Err(format!("{}: no free temporary name", dir.display()));
     };
     let path = tmp.path.clone();
-    file.write_all(bytes)
-        .and_then(|_| file.sync_all())
+    tmp.file
+        .write_all(bytes)
+        .and_then(|_| tmp.file.sync_all())
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    drop(file);
     let back = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     check(&back)?;
     if let Some(m) = mode_from.and_then(|p| std::fs::metadata(p).ok()) {
@@ -798,5 +982,9 @@ pub fn write_verified(
     }
     std::fs::rename(&path, target).map_err(|e| format!("{}: {e}", target.display()))?;
     tmp.keep = true;
-    Ok(())
+    // The rename survives a crash only once the folder is on disk too.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(Written { stale_removed })
 }
