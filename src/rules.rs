@@ -205,6 +205,12 @@ pub struct NamePattern {
     pub kind: MatchKind,
     #[serde(default)]
     pub reason: String,
+    /// The architectures it applies to (`x86_64`, `aarch64`); all if empty.
+    #[serde(default)]
+    pub arch: Vec<String>,
+    /// For a symbol: the sections it must be defined in; any if empty.
+    #[serde(default)]
+    pub section: Vec<String>,
 }
 
 impl NamePattern {
@@ -214,6 +220,19 @@ impl NamePattern {
             MatchKind::Prefix => name.starts_with(self.name.as_str()),
             MatchKind::Contains => name.contains(self.name.as_str()),
         }
+    }
+
+    /// Whether it applies to objects of machine `m`.
+    pub fn applies_to(&self, m: Machine) -> bool {
+        self.arch.is_empty() || self.arch.iter().any(|a| a == m.name())
+    }
+
+    /// Whether it names a symbol `name` defined in section `section` of an
+    /// object of machine `m`.
+    pub fn matches_symbol(&self, m: Machine, name: &str, section: &str) -> bool {
+        self.applies_to(m)
+            && (self.section.is_empty() || self.section.iter().any(|s| s == section))
+            && self.matches(name)
     }
 
     /// A config-file section name: `NAME*` is a prefix, anything else exact.
@@ -226,6 +245,8 @@ impl NamePattern {
             name: name.to_string(),
             kind,
             reason: "listed in the config file's exempt_sections".to_string(),
+            arch: Vec::new(),
+            section: Vec::new(),
         }
     }
 }
@@ -276,8 +297,12 @@ impl LandingPadRules {
         }
         self.exempt_section.iter().find(|p| p.matches(name))
     }
-    pub fn no_pad_target(&self, symbol: &str) -> Option<&NamePattern> {
-        self.no_pad_target.iter().find(|p| p.matches(symbol))
+    /// The `no_pad_target` entry for a symbol defined in `section` of an
+    /// object of machine `m`.
+    pub fn no_pad_target(&self, m: Machine, symbol: &str, section: &str) -> Option<&NamePattern> {
+        self.no_pad_target
+            .iter()
+            .find(|p| p.matches_symbol(m, symbol, section))
     }
     pub fn is_export_section(&self, name: &str) -> bool {
         self.export_section.iter().any(|p| p.matches(name))
@@ -864,7 +889,21 @@ mod tests {
         assert!(lp.exempt_section(".discard.ibt_endbr_noseal").is_none());
         assert!(lp.exempt_section(".rodata").is_none());
         assert!(lp.exempt_section("__patchable_function_entries").is_some());
-        assert!(lp.no_pad_target("__SCT__tp_func_foo").is_some());
+        let sct = |m| lp.no_pad_target(m, "__SCT__tp_func_foo", ".static_call.text");
+        assert!(sct(Machine::X86_64).is_some());
+        assert!(sct(Machine::Aarch64).is_none());
+        assert!(
+            lp.no_pad_target(Machine::X86_64, "vectors", ".entry.text")
+                .is_none()
+        );
+        assert!(
+            lp.no_pad_target(Machine::Aarch64, "vectors", ".entry.text")
+                .is_some()
+        );
+        assert!(
+            lp.no_pad_target(Machine::Aarch64, "vectors", ".text")
+                .is_none()
+        );
         assert!(lp.is_export_section("__ksymtab_gpl"));
     }
 

@@ -469,7 +469,7 @@ fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), St
             let SymSection::Section(sec) = s.section else {
                 return None;
             };
-            let p = rules.no_pad_target(&s.name)?;
+            let p = rules.no_pad_target(m.obj.machine, &s.name, m.obj.section_name(sec))?;
             Some(((sec, s.value), p.name.clone()))
         })
         .collect()

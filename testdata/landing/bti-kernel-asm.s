@@ -8,9 +8,10 @@
 	.word 0xc0000000, 4, 3		// AARCH64_FEATURE_1_AND: BTI | PAC
 	.p2align 3
 
-	.text
-// SYM_CODE_START(vectors): an exception vector table (STT_NOTYPE, no BTI).
-// Its address goes to VBAR_EL1; exceptions enter it with BTYPE 0.
+// SYM_CODE_START(vectors): an exception vector table (STT_NOTYPE, no BTI),
+// in .entry.text as in entry.S. Its address goes to VBAR_EL1; exceptions
+// enter it with BTYPE 0.
+	.section .entry.text,"ax"
 	.globl vectors
 	.p2align 11
 vectors:
@@ -19,6 +20,8 @@ vectors:
 	.p2align 7
 	.endr
 	.size vectors, . - vectors
+
+	.text
 
 // The KPTI/BHB trampoline shape: adr_l x30, vectors; msr vbar_el1; ret.
 	.globl install_vectors
@@ -97,18 +100,22 @@ update_ftrace_func:
 
 // arch/arm64/kernel/pi/ (no BTI, run before BTI is enforced), called through
 // a table of filters in its own data.
+	.pushsection .init.text,"ax"
 	.type __pi_filter,%function
 __pi_filter:
 	mov	x0, #0
 	ret
 	.size __pi_filter, . - __pi_filter
+	.popsection
 
 // SDEI entry point handed to firmware (entered by ERET).
+	.pushsection .entry.tramp.text,"ax"
 	.globl __sdei_asm_entry_trampoline
 __sdei_asm_entry_trampoline:
 	mrs	x4, ttbr1_el1
 	ret
 	.size __sdei_asm_entry_trampoline, . - __sdei_asm_entry_trampoline
+	.popsection
 
 // Reported: a routine that starts where a function ends is a target of its
 // own, not the function's range end.

@@ -51,10 +51,12 @@ noseal:
 	ret
 	.size noseal,.-noseal
 
-	.type __SCT__my_call,@function	# static_call trampoline
+	.pushsection .static_call.text,"ax"
+	.type __SCT__my_call,@function	# static_call trampoline (where the kernel puts them)
 __SCT__my_call:
 	jmp good
 	.size __SCT__my_call,.-__SCT__my_call
+	.popsection
 
 	.globl user
 	.type user,@function
