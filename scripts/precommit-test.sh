@@ -53,5 +53,11 @@ git add prebuilt/blob.o
 if ! "$pc" run; then
   echo "FAIL: hooks failed on clean objects"; status=1
 fi
+echo "== pre-commit run --all-files, nothing staged, a source's object broken again: must fail"
+git commit -qm fixture
+cp "$here/testdata/lsp/driver.o" build/driver.o
+if "$pc" run --all-files; then
+  echo "FAIL: --all-files passed without checking the sources' objects"; status=1
+fi
 [ $status = 0 ] && echo "OK: pre-commit hooks behave"
 exit $status

@@ -261,12 +261,20 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    // The one-object subcommands under the guard `check` uses per object: a
+    // bug (a panic) is one error and exit 2, not an abort.
+    let guarded = |what: &str, f: &dyn Fn() -> i32| -> i32 {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+            eprintln!("objlint: internal error in {what} (a bug in objlint)");
+            2
+        })
+    };
     match cli.cmd {
         Cmd::Check(a) => run_check(a),
-        Cmd::Symdiff(a) => crate::symdiff::run(&a),
-        Cmd::Seal(a) => crate::seal::run(&a),
+        Cmd::Symdiff(a) => guarded("symdiff", &|| crate::symdiff::run(&a)),
+        Cmd::Seal(a) => guarded("seal", &|| crate::seal::run(&a)),
         Cmd::Stats(a) => crate::stats::run(&a),
-        Cmd::Unwind(a) => crate::unwind::run(&a),
+        Cmd::Unwind(a) => guarded("unwind", &|| crate::unwind::run(&a)),
         Cmd::Lsp(a) => crate::lsp::run(&a),
         Cmd::Precommit(a) => crate::precommit::run(&a),
         Cmd::Completions { shell } => {

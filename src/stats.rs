@@ -218,10 +218,15 @@ pub fn pad_stats(m: &Model, at: &AddressTaken, link: bool) -> PadStats {
 fn object_stats(file: String, data: &[u8], rules: &Rules, link: bool, list: bool) -> ObjectStats {
     let mut out = ObjectStats::failed(file, String::new());
     out.error = None;
-    let obj = match Object::parse(data) {
-        Ok(o) => o,
-        Err(e) => {
+    // Under the guard `check` uses: a bug is this object's error only.
+    let obj = match std::panic::catch_unwind(|| Object::parse(data)) {
+        Ok(Ok(o)) => o,
+        Ok(Err(e)) => {
             out.error = Some(e.0);
+            return out;
+        }
+        Err(_) => {
+            out.error = Some("internal error while reading (a bug in objlint)".into());
             return out;
         }
     };
