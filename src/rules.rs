@@ -693,6 +693,13 @@ impl Rules {
         Rules::load(None).expect("embedded rules parse")
     }
 
+    /// The embedded rules, parsed once per process (for callers that do not
+    /// change them: parsing costs more than checking a small object).
+    pub fn builtin_shared() -> &'static Rules {
+        static RULES: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();
+        RULES.get_or_init(Rules::builtin)
+    }
+
     /// Functions that never return (list plus config), built once per arch.
     pub fn noreturn(&self, m: Machine) -> &NameSet {
         let slot = match m {

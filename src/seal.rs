@@ -161,10 +161,10 @@ fn listed_in(obj: &Object, name: &str) -> (Option<usize>, HashSet<(usize, u64)>)
 
 /// Plan and build the sealed object in memory.
 pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, String> {
-    let rules = Rules::builtin();
+    let rules = Rules::builtin_shared();
     let seal_rules = SealRules::builtin();
-    let model = Model::build(obj, &rules);
-    let mut report = sealable(&model, &rules, link);
+    let model = Model::build(obj, rules);
+    let mut report = sealable(&model, rules, link);
     let sec = seal_rules.section(obj.machine);
     let (existing, listed) = listed_in(obj, &sec.name);
     // A seal section written before (objtool --ibt) was made with annotations
