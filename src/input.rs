@@ -292,6 +292,12 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
             }
         }
     };
+    from_bytes(bytes)
+}
+
+/// A file's contents as `load` reads them: decompressed, an archive's
+/// members found.
+pub fn from_bytes(bytes: Bytes) -> Result<Loaded, String> {
     let bytes = if bytes.starts_with(XZ_MAGIC) {
         Bytes::Owned(decompress(
             "xz",

@@ -215,7 +215,14 @@ pub fn pad_stats(m: &Model, at: &AddressTaken, link: bool) -> PadStats {
     s
 }
 
-fn object_stats(file: String, data: &[u8], rules: &Rules, link: bool, list: bool) -> ObjectStats {
+/// The stats of one object held in memory.
+pub fn object_stats(
+    file: String,
+    data: &[u8],
+    rules: &Rules,
+    link: bool,
+    list: bool,
+) -> ObjectStats {
     let mut out = ObjectStats::failed(file, String::new());
     out.error = None;
     // Under the guard `check` uses: a bug is this object's error only.
