@@ -21,13 +21,21 @@ fuzz_target!(|data: &[u8]| {
     // --frame-pointer, --patchable.
     let opts = Options {
         link: sel & 1 != 0,
-        ibt: [None, Some(true), Some(false)].get(usize::from(sel >> 1 & 3)).copied().flatten(),
+        ibt: [None, Some(true), Some(false)]
+            .get(usize::from(sel >> 1 & 3))
+            .copied()
+            .flatten(),
         frame_pointer: (sel & 8 != 0).then_some(true),
         patchable: (sel & 16 != 0).then_some((4, 2)),
         ..Default::default()
     };
     for (_, range) in &loaded.members {
-        let rep = check_bytes("fuzz.o", &loaded.bytes[range.clone()], Rules::builtin_shared(), &opts);
+        let rep = check_bytes(
+            "fuzz.o",
+            &loaded.bytes[range.clone()],
+            Rules::builtin_shared(),
+            &opts,
+        );
         if let Some(e) = &rep.error {
             assert!(!e.contains("internal error"), "{e}");
         }

@@ -7,8 +7,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use objlint::elf::Object;
 use objlint::cli::SealMode;
+use objlint::elf::Object;
 use objlint::seal::{seal_object, verify_sealed};
 
 fuzz_target!(|data: &[u8]| {
