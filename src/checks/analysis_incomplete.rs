@@ -172,14 +172,10 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
     }
 }
 
-/// The section named `name`, for gaps about a whole table; 0 if none.
-fn section_of(cx: &Ctx, name: &str) -> usize {
-    cx.model
-        .obj
-        .sections_named(name)
-        .first()
-        .copied()
-        .unwrap_or(0)
+/// The start of the section named `name`, where a gap about a whole table
+/// is reported (section 0 if there is none).
+pub fn table_start(obj: &crate::elf::Object, name: &str) -> At {
+    (obj.sections_named(name).first().copied().unwrap_or(0), 0)
 }
 
 /// Gaps the model knows without walking.
@@ -191,14 +187,18 @@ fn model_gaps(cx: &Ctx) -> Vec<Gap> {
         let sec = e.split([' ', ':']).next().unwrap_or("");
         out.push(Gap::new(
             Cause::Alternatives,
-            (section_of(cx, sec), 0),
+            table_start(cx.model.obj, sec),
             format!("{e} (rules/alternatives.toml)"),
         ));
     }
     if walked {
         for e in &m.special().unread {
             let sec = e.split(':').next().unwrap_or("");
-            out.push(Gap::new(Cause::SpecialSection, (section_of(cx, sec), 0), e));
+            out.push(Gap::new(
+                Cause::SpecialSection,
+                table_start(cx.model.obj, sec),
+                e,
+            ));
         }
     }
     if cx.opts.enabled("patchable-entry") {

@@ -11,7 +11,7 @@
 //! instrumentation depth and the return-address signature are part of what
 //! tells paths apart; the stack state is not (it must agree).
 
-use super::analysis_incomplete::{Cause, Gap};
+use super::analysis_incomplete::{Cause, Gap, table_start};
 use super::{Ctx, uaccess};
 use crate::arch::{Kind, Modifier, Op, Pac, PacKey};
 use crate::elf::annotations::{Layout, places};
@@ -1257,20 +1257,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
     let enabled = super::all()
         .iter()
         .map(|c| c.id())
-        .chain([
-            STACK_MISMATCH,
-            STACK_RETURN,
-            STACK_SIBLING,
-            STACK_UNDEFINED,
-            PAC_RET,
-            ORC_MISMATCH,
-            CFI_MISMATCH,
-            FALLTHROUGH,
-            NOINSTR,
-            uaccess::CALL,
-            uaccess::RETURN,
-            uaccess::REDUNDANT,
-        ])
+        .chain(FLOW_RULES)
         .filter(|r| cx.opts.enabled(r))
         .collect();
     let mut gaps = Vec::new();
@@ -1282,17 +1269,9 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
     let orc = match orc {
         Some(t) if t.error.is_some() => {
             let e = t.error.unwrap_or_default();
-            let at = (
-                m.obj
-                    .sections_named(".orc_unwind")
-                    .first()
-                    .copied()
-                    .unwrap_or(0),
-                0,
-            );
             gaps.push(Gap::new(
                 Cause::UnwindTable,
-                at,
+                table_start(m.obj, ".orc_unwind"),
                 format!("{e}: orc-mismatch not checked"),
             ));
             None
@@ -1306,7 +1285,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         .then(|| m.obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize]));
     if let Some(t) = &cfi {
         let name = t.source.as_deref().unwrap_or(".eh_frame");
-        let at = (m.obj.sections_named(name).first().copied().unwrap_or(0), 0);
+        let at = table_start(m.obj, name);
         for e in &t.errors {
             gaps.push(Gap::new(
                 Cause::UnwindTable,
