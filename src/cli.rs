@@ -2,7 +2,7 @@
 //! error level, 2 unreadable input or bad usage.
 
 use crate::baseline::{self, Baseline};
-use crate::config::{ConfigFile, Options};
+use crate::config::{ConfigFile, Mitigations, Options};
 use crate::elf::Machine;
 use crate::engine;
 use crate::input;
@@ -205,6 +205,10 @@ pub struct CheckArgs {
     /// Treat objects as built without IBT/BTI.
     #[arg(long = "no-ibt")]
     pub no_ibt: bool,
+    /// Speculation mitigations the objects are built with, comma separated
+    /// (retpoline, rethunk, sls, sls-blr; `none`); detected per object if absent.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub mitigations: Option<Vec<String>>,
     /// Treat objects as built with frame pointers (frame-pointer rule).
     #[arg(long, overrides_with = "no_frame_pointer")]
     pub frame_pointer: bool,
@@ -340,6 +344,9 @@ pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
     }
     if a.no_ibt {
         opts.ibt = Some(false);
+    }
+    if let Some(m) = &a.mitigations {
+        opts.mitigations = Some(Mitigations::parse(m).map_err(|e| format!("--mitigations: {e}"))?);
     }
     if a.frame_pointer {
         opts.frame_pointer = Some(true);

@@ -23,6 +23,55 @@ pub struct Options {
     pub link: bool,
     /// Only objects of this machine are checked.
     pub arch: Option<Machine>,
+    /// The speculation mitigations objects are built with
+    /// (`--mitigations`); detected per object when `None`.
+    pub mitigations: Option<Mitigations>,
+}
+
+/// Speculation mitigations a build uses (the retpoline, rethunk and sls rules).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Mitigations {
+    /// x86 `CONFIG_MITIGATION_RETPOLINE`: indirect branches through thunks.
+    pub retpoline: bool,
+    /// x86 `CONFIG_MITIGATION_RETHUNK`: returns through `__x86_return_thunk`.
+    pub rethunk: bool,
+    /// `-mharden-sls`: a barrier after returns and indirect jumps (x86
+    /// `CONFIG_MITIGATION_SLS`; arm64 `=retbr` or `=all`).
+    pub sls: bool,
+    /// arm64 `-mharden-sls=all` (or `=blr`): indirect calls through thunks.
+    pub sls_blr: bool,
+}
+
+impl Mitigations {
+    pub const NAMES: [&'static str; 5] = ["retpoline", "rethunk", "sls", "sls-blr", "none"];
+
+    /// A list as given to `--mitigations` or the config file: `none`, or
+    /// names from [`Mitigations::NAMES`].
+    pub fn parse<S: AsRef<str>>(names: &[S]) -> Result<Mitigations, String> {
+        let mut m = Mitigations::default();
+        for n in names {
+            match n.as_ref().trim() {
+                "retpoline" => m.retpoline = true,
+                "rethunk" => m.rethunk = true,
+                "sls" => m.sls = true,
+                "sls-blr" => {
+                    m.sls = true;
+                    m.sls_blr = true
+                }
+                "none" | "" => {}
+                other => {
+                    let hint = crate::rules::closest(other, Mitigations::NAMES)
+                        .map(|s| format!("; did you mean {s}?"))
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "unknown mitigation {other:?} (known: {}){hint}",
+                        Mitigations::NAMES.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(m)
+    }
 }
 
 impl Options {
@@ -74,6 +123,10 @@ pub struct ConfigFile {
     pub frame_pointer: Option<bool>,
     #[serde(default)]
     pub link: Option<bool>,
+    /// Speculation mitigations of the build (`["retpoline", "rethunk",
+    /// "sls"]`, `["none"]`); detected per object when absent.
+    #[serde(default)]
+    pub mitigations: Option<Vec<String>>,
     /// Folder with rule files replacing the built-in ones.
     #[serde(default)]
     pub rules_dir: Option<PathBuf>,
@@ -83,6 +136,9 @@ impl ConfigFile {
     pub fn read(path: &Path) -> Result<ConfigFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
+        if let Some(m) = &cfg.mitigations {
+            Mitigations::parse(m).map_err(|e| format!("{}: mitigations: {e}", path.display()))?;
+        }
         if let Some([m, n]) = cfg.patchable.filter(|[m, n]| n > m) {
             return Err(format!(
                 "{}: patchable = [{m}, {n}]: N must not exceed M",
@@ -123,6 +179,10 @@ impl ConfigFile {
         }
         if let Some(l) = self.link {
             opts.link = l;
+        }
+        if let Some(m) = &self.mitigations {
+            // Checked when the file was read.
+            opts.mitigations = Mitigations::parse(m).ok();
         }
     }
 }

@@ -18,6 +18,7 @@ const NOINSTR: &str = include_str!("../rules/noinstr.toml");
 const CALLS: &str = include_str!("../rules/calls.toml");
 const SPECIAL: &str = include_str!("../rules/special.toml");
 const STACK: &str = include_str!("../rules/stack.toml");
+const SPECULATION: &str = include_str!("../rules/speculation.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -324,6 +325,8 @@ struct AltFile {
     replacement_only: ArchValues<Vec<u16>>,
     #[serde(default)]
     nop_callbacks: ArchValues<Vec<String>>,
+    #[serde(default)]
+    direct_call_flag: ArchValues<u16>,
 }
 
 /// `rules/uaccess_safe.toml`.
@@ -501,6 +504,7 @@ pub struct UnwindHintLayout {
 pub struct TypedAnnotations {
     pub section: String,
     pub size: u64,
+    pub retpoline_safe: u32,
     pub ignore_alts: u32,
     pub intra_function_call: u32,
     pub reachable: u32,
@@ -514,6 +518,7 @@ pub struct Annotations {
     pub intra_function_calls: String,
     pub non_standard: String,
     pub ignore_alts: String,
+    pub retpoline_safe: String,
     pub typed: TypedAnnotations,
 }
 
@@ -545,6 +550,68 @@ pub struct NonStandard {
     /// The section it is in (exact).
     pub section: String,
     pub reason: String,
+}
+
+/// `rules/speculation.toml`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeculationRules {
+    pub detect: SpeculationDetect,
+    #[serde(default)]
+    pub sls_call_thunks: ArchValues<Vec<String>>,
+    #[serde(default)]
+    pub exempt_section: Vec<SpeculationExempt>,
+    pub module_markers: ModuleMarkers,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeculationDetect {
+    pub retpoline_sections: Vec<String>,
+    pub rethunk_sections: Vec<String>,
+    pub sls_share: f64,
+}
+
+/// A section whose code some speculation rules do not check.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeculationExempt {
+    pub name: String,
+    #[serde(rename = "match")]
+    pub kind: MatchKind,
+    #[serde(default)]
+    pub arch: Vec<String>,
+    pub rules: Vec<String>,
+    /// Only in code linked into the kernel image.
+    #[serde(default)]
+    pub builtin_only: bool,
+    pub reason: String,
+}
+
+impl SpeculationExempt {
+    /// Whether it exempts section `section` of an object of machine `m`
+    /// from `rule`.
+    pub fn exempts(&self, m: Machine, rule: &str, section: &str, module: bool) -> bool {
+        let p = NamePattern {
+            name: self.name.clone(),
+            kind: self.kind,
+            reason: String::new(),
+            arch: self.arch.clone(),
+            section: Vec::new(),
+        };
+        p.applies_to(m)
+            && p.matches(section)
+            && self.rules.iter().any(|r| r == rule)
+            && !(self.builtin_only && module)
+    }
+}
+
+/// How module code is told from code linked into the kernel image.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModuleMarkers {
+    pub symbols: Vec<String>,
+    pub sections: Vec<String>,
 }
 
 /// `rules/special.toml`.
@@ -582,10 +649,11 @@ pub struct Rules {
     pub patchable: PatchableRules,
     pub special: SpecialRules,
     pub stack: StackRules,
+    pub speculation: SpeculationRules,
 }
 
 /// The rule files a `--rules` folder may hold.
-const FILES: [&str; 11] = [
+const FILES: [&str; 12] = [
     "noreturn.toml",
     "prefix_symbols.toml",
     "rules.toml",
@@ -597,6 +665,7 @@ const FILES: [&str; 11] = [
     "calls.toml",
     "special.toml",
     "stack.toml",
+    "speculation.toml",
 ];
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -686,6 +755,7 @@ impl Rules {
             patchable: load(dir, "patchable.toml", PATCHABLE)?,
             special: load(dir, "special.toml", SPECIAL)?,
             stack: load(dir, "stack.toml", STACK)?,
+            speculation: load(dir, "speculation.toml", SPECULATION)?,
         })
     }
 
@@ -753,6 +823,11 @@ impl Rules {
     /// replacement-only policy leaves unwalked).
     pub fn clear_replacement_only(&mut self) {
         self.alternatives.replacement_only = ArchValues::default();
+    }
+
+    /// Flag bits of an alternative that patches its original into a direct call.
+    pub fn alt_direct_call_flag(&self, m: Machine) -> u16 {
+        *self.alternatives.direct_call_flag.get(m)
     }
 
     /// Callbacks of callback alternatives that patch the original to NOPs.

@@ -4,7 +4,7 @@
 
 use super::ops::{Dst, Modifier, Op as StateOp, OpTable, Pac, PacKey, Src};
 use super::{
-    CondTargets, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse, TableJump,
+    Barrier, CondTargets, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse, TableJump,
 };
 use crate::elf::Machine;
 use yaxpeax_arch::{Decoder as _, U8Reader};
@@ -996,6 +996,16 @@ impl Decoder for Arm64 {
         // `BTI c` becomes `NOP` (0xd503201f). PACIASP/PACIBSP sign the return
         // address and are not sealable.
         (pad == Pad::BtiC).then_some(&[0x1f, 0x20, 0x03, 0xd5])
+    }
+
+    fn speculation_barrier(&self, bytes: &[u8]) -> Option<Barrier> {
+        let w = u32::from_le_bytes(bytes.get(..4)?.try_into().unwrap());
+        match w {
+            0xd503_30ff => Some(Barrier::Complete),               // sb
+            0xd503_3f9f | 0xd503_379f => Some(Barrier::NeedsIsb), // dsb sy, dsb nsh
+            0xd503_3fdf => Some(Barrier::Isb),
+            _ => None,
+        }
     }
 
     fn kcfi_trap(&self, bytes: &[u8]) -> bool {

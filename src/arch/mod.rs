@@ -291,6 +291,19 @@ pub struct TableJump {
     pub entries: Option<u64>,
 }
 
+/// What an instruction does to straight-line speculation past a return or
+/// an indirect branch (the `sls` rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Barrier {
+    /// Stops it by itself (x86 `int3`, arm64 `sb`).
+    Complete,
+    /// Stops it when an instruction-synchronisation barrier follows (arm64
+    /// `dsb sy` / `dsb nsh`, then `isb`).
+    NeedsIsb,
+    /// arm64 `isb`.
+    Isb,
+}
+
 /// Where a function finds its return address when it is entered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RaHome {
@@ -403,6 +416,9 @@ pub trait Decoder: Sync {
     /// If the instruction loads a 32-bit immediate that could be a kCFI
     /// type hash (x86 `mov $imm32, %eax` of a `__cfi_` preamble), its value.
     fn kcfi_hash_mov(&self, bytes: &[u8]) -> Option<u32>;
+    /// Whether the instruction at the start of `bytes` is a speculation
+    /// barrier, and of which kind.
+    fn speculation_barrier(&self, bytes: &[u8]) -> Option<Barrier>;
     /// The bytes that replace a sealed landing pad: a NOP of the pad's size,
     /// or `None` when this pad cannot be sealed (it does more than land).
     fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]>;

@@ -1,7 +1,7 @@
 //! x86-64 through iced-x86.
 
 use super::ops::{Dst, Op, OpTable, Src};
-use super::{Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse};
+use super::{Barrier, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse};
 use crate::elf::Machine;
 use iced_x86::{
     Code, Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter,
@@ -398,6 +398,12 @@ impl Decoder for X86 {
         // `osp nopl (%rax)`: the kernel's own ENDBR poison (gen_endbr_poison),
         // a 4-byte NOP unique to former ENDBR sites.
         (pad == Pad::Endbr64).then_some(&[0x66, 0x0f, 0x1f, 0x00])
+    }
+
+    fn speculation_barrier(&self, bytes: &[u8]) -> Option<Barrier> {
+        // `int3`, what -mharden-sls puts after returns and indirect jumps
+        // (objtool's validate_sls accepts nothing else).
+        (bytes.first() == Some(&0xcc)).then_some(Barrier::Complete)
     }
 
     fn kcfi_trap(&self, bytes: &[u8]) -> bool {

@@ -101,6 +101,7 @@ impl Check for AnalysisIncomplete {
         if flow::any_enabled(cx) {
             gaps.extend(cx.flow().gaps.iter().cloned());
         }
+        gaps.extend(cx.speculation().gaps.iter().cloned());
         gaps.sort();
         gaps.dedup();
         for cause in Cause::ALL {
@@ -126,7 +127,7 @@ impl Check for AnalysisIncomplete {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
@@ -167,7 +168,13 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
             plural(n, "function is", "functions are")
         ),
         Cause::AnnotationsLost => {
-            "analysis incomplete: noinstr-call was not checked: the module link dropped the instrumentation_begin()/end() annotations".into()
+            let rules: std::collections::BTreeSet<&str> =
+                gaps.iter().map(|g| g.detail.split(':').next().unwrap_or("")).collect();
+            if rules.iter().all(|r| r.starts_with("calls out of")) {
+                "analysis incomplete: noinstr-call was not checked: the module link dropped the instrumentation_begin()/end() annotations".into()
+            } else {
+                "analysis incomplete: the module link dropped objtool's annotations; what they would have said was not judged (see the notes)".into()
+            }
         }
     }
 }

@@ -13,6 +13,10 @@ pub mod landing;
 pub mod noinstr;
 pub mod pac_ret;
 pub mod patchable_entry;
+pub mod rethunk;
+pub mod retpoline;
+pub mod sls;
+pub mod speculation;
 pub mod stack;
 pub mod symtab_shndx;
 pub mod uaccess;
@@ -92,6 +96,7 @@ pub struct Ctx<'a> {
     pub opts: &'a Options,
     /// What the one walk of every function found, for the flow rules.
     flow: std::sync::OnceLock<flow::Facts>,
+    speculation: std::sync::OnceLock<speculation::Facts>,
 }
 
 impl<'a> Ctx<'a> {
@@ -101,6 +106,7 @@ impl<'a> Ctx<'a> {
             rules,
             opts,
             flow: Default::default(),
+            speculation: Default::default(),
         }
     }
 }
@@ -109,6 +115,11 @@ impl Ctx<'_> {
     /// The flow walk's results, computed on first use.
     pub fn flow(&self) -> &flow::Facts {
         self.flow.get_or_init(|| flow::analyze(self, false))
+    }
+
+    /// The speculation rules' one pass, computed on first use.
+    pub fn speculation(&self) -> &speculation::Facts {
+        self.speculation.get_or_init(|| speculation::analyze(self))
     }
 
     /// A finding at a place, with symbol and disassembly context filled in.
@@ -218,6 +229,9 @@ pub fn all() -> Vec<&'static dyn Check> {
         &pac_ret::PacRet,
         &unwind_tables::OrcMismatch,
         &unwind_tables::CfiMismatch,
+        &retpoline::Retpoline,
+        &rethunk::Rethunk,
+        &sls::Sls,
         &symtab_shndx::SymtabShndx,
         &analysis_incomplete::AnalysisIncomplete,
     ]

@@ -19,6 +19,9 @@ pub struct AltLayout {
     /// A feature bit that marks a callback entry (arm64 `ARM64_CB_BIT`).
     #[serde(default)]
     pub callback_bit: Option<u8>,
+    /// Offset of the u16 of flags (x86 `ft_flags >> 16`), where there is one.
+    #[serde(default)]
+    pub flags: Option<u64>,
 }
 
 /// One `.altinstructions` entry.
@@ -32,6 +35,8 @@ pub struct AltEntry {
     pub feature: u16,
     /// The entry names a callback that patches the original, no replacement.
     pub callback: bool,
+    /// The entry's flags (0 when the layout has none).
+    pub flags: u16,
     pub orig_len: u8,
     pub repl_len: u8,
 }
@@ -114,6 +119,10 @@ impl Object<'_> {
                     repl: place(layout.repl),
                     feature,
                     callback,
+                    flags: layout
+                        .flags
+                        .and_then(|f| u16_at(data, base + f))
+                        .unwrap_or(0),
                     orig_len: byte(layout.orig_len),
                     repl_len: byte(layout.repl_len),
                 });

@@ -19,6 +19,9 @@ pub struct Replacement {
     /// feature is applied everywhere or nowhere (x86 SMAP, arm64 PAN), so
     /// mixing one site's original with another's replacement is no real path.
     pub exclusive: bool,
+    /// The kernel patches the original into a direct call
+    /// (`ALT_FLAG_DIRECT_CALL`): an indirect call there never runs as one.
+    pub direct_call: bool,
 }
 
 /// An original instruction range with its replacements.
@@ -35,6 +38,10 @@ impl AltSite {
     /// Whether paths skip the original instructions.
     pub fn exclusive(&self) -> bool {
         self.repls.iter().any(|r| r.exclusive)
+    }
+    /// Whether the kernel makes the original a direct call.
+    pub fn direct_call(&self) -> bool {
+        self.repls.iter().any(|r| r.direct_call)
     }
 }
 
@@ -60,6 +67,7 @@ impl Alternatives {
         entries: &[AltEntry],
         exclusive_features: &[u16],
         nop_callbacks: &[String],
+        direct_call_flag: u16,
         functions: &[super::Function],
     ) -> Alternatives {
         let mut sites: Vec<AltSite> = Vec::new();
@@ -96,6 +104,7 @@ impl Alternatives {
                     end: offset + u64::from(e.repl_len),
                     feature: e.feature,
                     exclusive: exclusive_features.contains(&e.feature),
+                    direct_call: direct_call_flag != 0 && e.flags & direct_call_flag != 0,
                 },
                 // An empty replacement: the original becomes NOPs.
                 _ if e.repl_len == 0 => Replacement {
@@ -104,6 +113,7 @@ impl Alternatives {
                     end,
                     feature: e.feature,
                     exclusive: exclusive_features.contains(&e.feature),
+                    direct_call: direct_call_flag != 0 && e.flags & direct_call_flag != 0,
                 },
                 _ => continue,
             };
@@ -192,6 +202,15 @@ impl Alternatives {
             .binary_search_by_key(&(section, offset), |s| (s.section, s.start))
             .ok()?;
         Some(&self.sites[i])
+    }
+
+    /// The site whose original range holds a place.
+    pub fn site_containing(&self, section: usize, offset: u64) -> Option<&AltSite> {
+        let i = self
+            .sites
+            .partition_point(|s| (s.section, s.start) <= (section, offset));
+        let s = self.sites.get(i.checked_sub(1)?)?;
+        (s.section == section && offset < s.end).then_some(s)
     }
 
     /// The site and replacement whose replacement code holds a place.

@@ -554,6 +554,7 @@ impl<'a> Model<'a> {
             &alt_table.entries,
             rules.alt_replacement_only(obj.machine),
             rules.alt_nop_callbacks(obj.machine),
+            rules.alt_direct_call_flag(obj.machine),
             &functions,
         );
         alts.error = alt_table.error;
@@ -767,6 +768,53 @@ impl<'a> Model<'a> {
         self.sym_flags
             .get(sym)
             .is_some_and(|f| f & SYM_FRAME_EXEMPT != 0)
+    }
+
+    /// Whether a speculation barrier follows instruction `i` of section
+    /// `sec` (x86 `int3`; arm64 `sb`, or `dsb sy`/`dsb nsh` then `isb`).
+    pub fn barrier_after(&self, sec: usize, i: usize) -> bool {
+        use crate::arch::Barrier;
+        let Some(code) = self.section_code(sec) else {
+            return false;
+        };
+        let data = self.obj.section_data(sec);
+        let at = |k: usize| -> Option<Barrier> {
+            let ins = code.insns.get(k)?;
+            self.dec
+                .speculation_barrier(data.get(ins.offset() as usize..)?)
+        };
+        match at(i + 1) {
+            Some(Barrier::Complete) => true,
+            Some(Barrier::NeedsIsb) => at(i + 2) == Some(Barrier::Isb),
+            _ => false,
+        }
+    }
+
+    /// Whether the code at a place is an indirect-call thunk of
+    /// straight-line-speculation hardening (arm64 `-mharden-sls=blr`: `mov
+    /// x16, xN; br x16` and a barrier, which GCC places inside the calling
+    /// function and LLVM in `__llvm_slsblr_thunk_xN`): a call to it is an
+    /// indirect call.
+    pub fn is_call_thunk(&self, section: usize, offset: u64) -> bool {
+        let Some(code) = self.section_code(section) else {
+            return false;
+        };
+        let Some(k) = code.index_at(offset) else {
+            return false;
+        };
+        let jump = match code.insns[k].kind {
+            Kind::IndirectJump => k,
+            Kind::Other
+                if code
+                    .insns
+                    .get(k + 1)
+                    .is_some_and(|n| n.kind == Kind::IndirectJump) =>
+            {
+                k + 1
+            }
+            _ => return false,
+        };
+        self.barrier_after(section, jump)
     }
 
     /// Whether an indirect jump that is no switch dispatch leaves its

@@ -51,6 +51,9 @@ pub struct Marks {
     pub intra_call: bool,
     /// Alternatives of this instruction are not followed.
     pub ignore_alts: bool,
+    /// An indirect branch or bare return that needs no thunk or trap
+    /// (`ANNOTATE_RETPOLINE_SAFE`, `ANNOTATE_UNRET_SAFE`).
+    pub retpoline_safe: bool,
     /// An alternative site starts here (`.altinstructions`).
     pub alt_site: bool,
 }
@@ -202,6 +205,9 @@ impl Special {
         for at in list(&a.ignore_alts) {
             add(&mut sp, Some(at), &mut |m| m.ignore_alts = true);
         }
+        for at in list(&a.retpoline_safe) {
+            add(&mut sp, Some(at), &mut |m| m.retpoline_safe = true);
+        }
         sp.non_standard = list(&a.non_standard);
         let ty = &a.typed;
         for &s in obj.sections_named(&ty.section) {
@@ -223,6 +229,8 @@ impl Special {
                     add(&mut sp, at, &mut |m| m.intra_call = true);
                 } else if kind == ty.ignore_alts {
                     add(&mut sp, at, &mut |m| m.ignore_alts = true);
+                } else if kind == ty.retpoline_safe {
+                    add(&mut sp, at, &mut |m| m.retpoline_safe = true);
                 }
             }
         }

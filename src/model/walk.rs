@@ -419,6 +419,14 @@ impl<'m, 'a> Walker<'m, 'a> {
         let mut falls = false;
         match ins.kind {
             Kind::Return => fl.action = Action::Return,
+            // A call to an SLS thunk in the function is an indirect call.
+            Kind::Call
+                if code.link(i).is_none()
+                    && matches!(dest, Dest::Local { section, offset } if self.m.is_call_thunk(section, offset)) =>
+            {
+                falls = true;
+                fl.action = Action::Call(Callee::Indirect { thunk: None });
+            }
             Kind::Call => match code
                 .link(i)
                 .is_none()
