@@ -19,6 +19,7 @@ const CALLS: &str = include_str!("../rules/calls.toml");
 const SPECIAL: &str = include_str!("../rules/special.toml");
 const STACK: &str = include_str!("../rules/stack.toml");
 const SPECULATION: &str = include_str!("../rules/speculation.toml");
+const UNREACHABLE: &str = include_str!("../rules/unreachable.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -614,6 +615,16 @@ pub struct ModuleMarkers {
     pub sections: Vec<String>,
 }
 
+/// `rules/unreachable.toml`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnreachableRules {
+    pub sanitizer_calls: Vec<String>,
+    pub sanitizer_window: usize,
+    #[serde(default)]
+    pub skip_function: Vec<NamePattern>,
+}
+
 /// `rules/special.toml`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -650,10 +661,11 @@ pub struct Rules {
     pub special: SpecialRules,
     pub stack: StackRules,
     pub speculation: SpeculationRules,
+    pub unreachable: UnreachableRules,
 }
 
 /// The rule files a `--rules` folder may hold.
-const FILES: [&str; 12] = [
+const FILES: [&str; 13] = [
     "noreturn.toml",
     "prefix_symbols.toml",
     "rules.toml",
@@ -666,6 +678,7 @@ const FILES: [&str; 12] = [
     "special.toml",
     "stack.toml",
     "speculation.toml",
+    "unreachable.toml",
 ];
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -756,6 +769,7 @@ impl Rules {
             special: load(dir, "special.toml", SPECIAL)?,
             stack: load(dir, "stack.toml", STACK)?,
             speculation: load(dir, "speculation.toml", SPECULATION)?,
+            unreachable: load(dir, "unreachable.toml", UNREACHABLE)?,
         })
     }
 

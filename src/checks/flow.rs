@@ -41,9 +41,12 @@ pub const FALLTHROUGH: &str = "fallthrough";
 pub const ORC_MISMATCH: &str = "orc-mismatch";
 pub const CFI_MISMATCH: &str = "cfi-mismatch";
 pub const NOINSTR: &str = "noinstr-call";
+pub const DIRECTION_FLAG: &str = "direction-flag";
+pub const INTRA_FUNCTION_CALL: &str = "intra-function-call";
+pub const UNREACHABLE: &str = "unreachable";
 
 /// The rules that take their events from the walk.
-const FLOW_RULES: [&str; 13] = [
+const FLOW_RULES: [&str; 16] = [
     STACK_MISMATCH,
     STACK_RETURN,
     STACK_SIBLING,
@@ -57,6 +60,9 @@ const FLOW_RULES: [&str; 13] = [
     uaccess::CALL,
     uaccess::RETURN,
     uaccess::REDUNDANT,
+    DIRECTION_FLAG,
+    INTRA_FUNCTION_CALL,
+    UNREACHABLE,
 ];
 
 /// Whether any rule that walks is on (what the walk missed matters).
@@ -114,11 +120,59 @@ pub struct Facts {
     pub replacement_ends: Vec<(At, Cfi)>,
     /// What the walks could not check (analysis-incomplete).
     pub gaps: Vec<Gap>,
+    /// The instructions some walk reached, when the unreachable rule is on.
+    pub reached: Reached,
+    /// Functions a walk touched whose paths ended early (at a finding, or
+    /// where the walk could not go on): what they did not reach is not
+    /// judged unreachable.
+    pub cut: FxHashSet<usize>,
+}
+
+/// Instructions reached by some walk, per section as one bit each.
+#[derive(Debug, Default)]
+pub struct Reached {
+    bits: FxHashMap<usize, Vec<u64>>,
+}
+
+impl Reached {
+    fn set(&mut self, m: &Model, (sec, i): Loc) {
+        let n = m.section_code(sec).map_or(0, |c| c.insns.len());
+        let b = self
+            .bits
+            .entry(sec)
+            .or_insert_with(|| vec![0; n.div_ceil(64)]);
+        if let Some(w) = b.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+    pub fn contains(&self, (sec, i): Loc) -> bool {
+        self.bits
+            .get(&sec)
+            .and_then(|b| b.get(i / 64))
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
 }
 
 /// The events of one rule, in a fixed order.
 pub fn events<'a>(cx: &'a Ctx, rule: &'static str) -> impl Iterator<Item = &'a Event> + 'a {
     cx.flow().events.iter().filter(move |e| e.rule == rule)
+}
+
+/// The findings of a rule whose events carry everything: one per place
+/// and message.
+pub fn report(cx: &Ctx, rule: &'static str, out: &mut Vec<super::Finding>) {
+    let mut seen = FxHashSet::default();
+    for e in events(cx, rule) {
+        if !seen.insert((e.at, &e.message)) {
+            continue;
+        }
+        let mut fd = cx.finding(rule, e.at.0, e.at.1, e.message.clone());
+        if let Some((s, o)) = e.target {
+            fd.target = Some(cx.target(s, o));
+        }
+        fd.notes = e.notes.clone();
+        out.push(fd);
+    }
 }
 
 /// Saved user-access states: one bit per `pushf`, above a marker bit.
@@ -200,6 +254,7 @@ struct Key {
 
 const QUIET_UACCESS: u8 = 1;
 const QUIET_NOINSTR: u8 = 2;
+const QUIET_DF: u8 = 4;
 
 #[derive(Debug, Clone)]
 struct State {
@@ -262,6 +317,8 @@ struct Policy<'a> {
     depth_change: FxHashMap<At, i32>,
     /// noinstr-call can be judged in this object at all.
     noinstr_checked: bool,
+    /// A final module: objtool's annotations were dropped at its link.
+    linked_module: bool,
     noinstr_allowed: NameSet,
     /// Functions whose stack objtool is told not to follow.
     non_standard: FxHashSet<At>,
@@ -311,6 +368,9 @@ struct Walk<'p, 'c, 'a> {
     /// The current path's last edge.
     at_trail: u32,
     gaps: Vec<Gap>,
+    /// A path ended early: at a finding that ends it, or where it could
+    /// not be followed.
+    cut: bool,
 }
 
 impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
@@ -359,6 +419,9 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
         } else {
             (Vec::new(), 0)
         };
+        if STACK_RULES.contains(&rule) && self.on(rule) {
+            self.cut = true;
+        }
         self.events.push(Event {
             rule,
             at: step_at,
@@ -742,6 +805,7 @@ impl Walk<'_, '_, '_> {
     /// The path cannot be followed past this instruction.
     #[cold]
     fn gap(&mut self, st: &Step) {
+        self.cut = true;
         let at = st.report_at();
         let gap = if st.insn.kind == Kind::Invalid {
             let bytes = self.model().obj.section_data(st.section);
@@ -797,7 +861,21 @@ impl Walk<'_, '_, '_> {
                         }
                         self.pac_stack_op(&op, &before, s);
                     }
-                    Op::Direction(set) => s.key.df = set,
+                    Op::Direction(set) => {
+                        let msg = match (set, s.key.df) {
+                            (true, true) => Some("recursive STD"),
+                            // Entry code (no function) clears what it cannot know.
+                            (false, false) if in_function => Some("redundant CLD"),
+                            _ => None,
+                        };
+                        s.key.df = set;
+                        if let Some(msg) = msg
+                            && s.key.quiet & QUIET_DF == 0
+                            && self.event(DIRECTION_FLAG, at, msg.to_string(), st.owner)
+                        {
+                            s.quiet(QUIET_DF);
+                        }
+                    }
                     Op::Pac { reg, pac }
                         if Some(reg) == frame.ra_reg() && !self.pac_op(st, s, pac) =>
                     {
@@ -904,6 +982,56 @@ impl Walk<'_, '_, '_> {
                 }
                 if ends {
                     s.quiet(QUIET_NOINSTR);
+                }
+            }
+        }
+        // Calls and returns with the direction flag set (objtool's
+        // validate_call / validate_return).
+        let x86 = m.obj.machine == crate::elf::Machine::X86_64;
+        if x86 && s.key.df && s.key.quiet & QUIET_DF == 0 && self.on(DIRECTION_FLAG) {
+            let msg = match st.action {
+                Action::Call(c) | Action::TailCall(c) => Some(match c {
+                    Callee::Direct(d @ (Dest::Local { .. } | Dest::External { .. })) => {
+                        format!("call to {}() with DF set", m.dest_name(d))
+                    }
+                    _ => "indirect call with DF set".to_string(),
+                }),
+                Action::Return => Some("return with DF set".to_string()),
+                _ => None,
+            };
+            if let Some(msg) = msg
+                && self.event(DIRECTION_FLAG, at, msg, st.owner)
+            {
+                s.quiet(QUIET_DF);
+            }
+        }
+        // A call to a label of the function, not annotated as meant (where
+        // the annotations survive: a linked module lost them).
+        if let Action::IntraCall { annotated: false } = st.action
+            && x86
+            && self.on(INTRA_FUNCTION_CALL)
+            && self.seen_messages.insert((at, INTRA_FUNCTION_CALL))
+        {
+            if m.special().annotated || !self.p.linked_module {
+                self.event(
+                    INTRA_FUNCTION_CALL,
+                    at,
+                    "unannotated intra-function call".to_string(),
+                    st.owner,
+                );
+                let note = format!(
+                    "`{}` calls into its own function; mark it ANNOTATE_INTRA_FUNCTION_CALL if it is meant (retpoline and RSB-stuffing sequences), else call a function",
+                    m.disasm(st.section, st.insn)
+                );
+                self.last().notes.push(note);
+            } else {
+                let g = Gap::new(
+                    Cause::AnnotationsLost,
+                    at,
+                    "intra-function-call: not judged: ANNOTATE_INTRA_FUNCTION_CALL was dropped at link",
+                );
+                if !self.gaps.contains(&g) {
+                    self.gaps.push(g);
                 }
             }
         }
@@ -1375,6 +1503,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         entered_open: rules.uaccess_entered_open(m.obj.machine),
         resets,
         noinstr_checked,
+        linked_module,
         noinstr_sections,
         depth_change,
         noinstr_allowed: nr.allowed(),
@@ -1449,7 +1578,21 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         hints_seen.extend(r.hints_seen.iter().copied());
         more.push(r);
     }
+    let judge_reach = p.enabled.contains(UNREACHABLE);
     for r in parts.into_iter().chain(more) {
+        if judge_reach {
+            for &l in &r.reached {
+                facts.reached.set(m, l);
+            }
+            if r.cut {
+                for &(sec, i) in &r.reached {
+                    let off = m.section_code(sec).map_or(0, |c| c.insns[i].offset());
+                    if let Some(g) = m.function_containing(sec, off) {
+                        facts.cut.insert(g);
+                    }
+                }
+            }
+        }
         facts.events.extend(r.events);
         facts.frame_events.extend(r.frame_event);
         facts.calling += usize::from(r.calls);
@@ -1472,6 +1615,9 @@ struct RootFacts {
     states: Vec<(Loc, Cfi)>,
     replacement_ends: Vec<(At, Cfi)>,
     gaps: Vec<Gap>,
+    /// What the walk reached (when the unreachable rule is on).
+    reached: Vec<Loc>,
+    cut: bool,
 }
 
 /// Walk from an unwind hint no function's walk reached.
@@ -1548,6 +1694,7 @@ fn walk_root_from(
         trail: Vec::new(),
         at_trail: NO_TRAIL,
         gaps: Vec::new(),
+        cut: false,
     };
     let init = State {
         cfi: if stack {
@@ -1594,7 +1741,22 @@ fn walk_root_from(
             }
         }
     }
+    let mut reached = Vec::new();
+    if w.cut && fi != usize::MAX && p.enabled.contains(UNREACHABLE) {
+        reached.push((f.section, range.start));
+    }
+    if p.enabled.contains(UNREACHABLE) {
+        let sec = f.section;
+        for (k, r) in w.own.iter().enumerate() {
+            if r.cfi != NO_CFI {
+                reached.push((sec, w.base + k));
+            }
+        }
+        reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));
+    }
     RootFacts {
+        reached,
+        cut: w.cut,
         hints_seen: w.hints_seen,
         frame_event: w.frame_event,
         events: w.events,

@@ -3,11 +3,13 @@
 pub mod analysis_incomplete;
 pub mod bti_missing_landing_pad;
 pub mod call_ops_align;
+pub mod direction_flag;
 pub mod fallthrough;
 pub mod flow;
 pub mod frame_pointer;
 pub mod gnu_property;
 pub mod ibt_missing_endbr;
+pub mod intra_function_call;
 pub mod kcfi_hash_offset;
 pub mod landing;
 pub mod noinstr;
@@ -20,6 +22,7 @@ pub mod speculation;
 pub mod stack;
 pub mod symtab_shndx;
 pub mod uaccess;
+pub mod unreachable;
 pub mod unwind_tables;
 
 use crate::config::Options;
@@ -221,6 +224,9 @@ pub fn all() -> Vec<&'static dyn Check> {
         &uaccess::UaccessReturn,
         &uaccess::UaccessRedundant,
         &noinstr::NoinstrCall,
+        &direction_flag::DirectionFlag,
+        &intra_function_call::IntraFunctionCall,
+        &unreachable::Unreachable,
         &stack::StackMismatch,
         &stack::StackModifiedReturn,
         &stack::StackModifiedSiblingCall,

@@ -31,7 +31,11 @@ if [ -x "$OBJTOOL" ]; then
     # objtool warns once per symbol, so each check runs on its own; module
     # objects get --module (their .init.text is not exempt).
     mod=""; case "$o" in *module*) mod=--module ;; esac
-    { "$OBJTOOL" --retpoline --rethunk $mod "$o" 2>&1 || true
-      "$OBJTOOL" --sls $mod "$o" 2>&1 || true; } | LC_ALL=C sort > "${o%.o}.objtool"
+    { case "$o" in
+        # The walk's checks (DF, intra-function calls, reachability).
+        */reach*.o) "$OBJTOOL" --stackval "$o" 2>&1 || true ;;
+        *) "$OBJTOOL" --retpoline --rethunk $mod "$o" 2>&1 || true
+           "$OBJTOOL" --sls $mod "$o" 2>&1 || true ;;
+      esac; } | LC_ALL=C sort > "${o%.o}.objtool"
   done
 fi
