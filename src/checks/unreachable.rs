@@ -30,6 +30,11 @@ impl Check for Unreachable {
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
         let m = cx.model;
         let facts = cx.flow();
+        // Tables that add edges were not read: what they would reach is
+        // unknown (analysis-incomplete says which).
+        if !m.special().unread.is_empty() || m.alts.error.is_some() {
+            return;
+        }
         let r = &cx.rules.unreachable;
         let entered = entered(m);
         for (fi, f) in m.functions.iter().enumerate() {
