@@ -329,11 +329,6 @@ fn read_table(
         if len == 0 {
             return None;
         }
-        // The base label is the first case in the compilers' layouts: when
-        // no other entry names it, one of the zeros is its case.
-        if !values[..len].contains(&0) && len < values.len() {
-            len += 1;
-        }
     }
     let cases = Cases {
         values,
