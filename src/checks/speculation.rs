@@ -58,17 +58,6 @@ pub struct Facts {
     pub gaps: Vec<Gap>,
 }
 
-/// The symbol a branch goes to: undefined, or a function of this object.
-fn dest_sym(m: &Model, dest: Dest) -> Option<usize> {
-    match dest {
-        Dest::External { sym } => Some(sym),
-        Dest::Local { section, offset } => m
-            .function_at_start(section, offset)
-            .map(|i| m.functions[i].sym),
-        Dest::None => None,
-    }
-}
-
 fn place(m: &Model, sec: usize, off: u64) -> String {
     m.place_name(sec, off)
 }
@@ -134,7 +123,7 @@ fn detect(cx: &Ctx) -> Build {
                             place(m, section, offset)
                         ));
                     }
-                    let Some(sym) = dest_sym(m, dest) else {
+                    let Some(sym) = m.dest_sym(dest) else {
                         continue;
                     };
                     let name = &obj.symbols[sym].name;
@@ -234,7 +223,8 @@ fn thunk_alternative(m: &Model, sec: usize, off: u64) -> bool {
         };
         (code.lower_bound(from)..code.lower_bound(to)).any(|k| {
             code.insns[k].kind.is_branch()
-                && dest_sym(m, code.dest(k)).is_some_and(|s| m.is_indirect_thunk_sym(s))
+                && m.dest_sym(code.dest(k))
+                    .is_some_and(|s| m.is_indirect_thunk_sym(s))
         })
     };
     through_thunk(site.section, site.start, site.end)

@@ -17,12 +17,11 @@
 //! first finding; exception fixups (`__ex_table`) are paths too, so a STAC
 //! whose CLAC is reached only through a fixup is seen.
 
-use super::flow::{self, Event};
+use super::flow;
 use super::{Check, Ctx, Finding};
 use crate::model::walk::Callee;
 use crate::model::{Dest, Model};
 use crate::rules::NameSet;
-use rustc_hash::FxHashSet as HashSet;
 
 pub struct UaccessCall;
 pub struct UaccessReturn;
@@ -104,22 +103,7 @@ pub(crate) fn call_event(
 }
 
 fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
-    let mut seen = HashSet::default();
-    for e in flow::events(cx, rule) {
-        if !seen.insert((e.at, &e.message)) {
-            continue;
-        }
-        out.push(finding(cx, rule, e));
-    }
-}
-
-fn finding(cx: &Ctx, rule: &'static str, e: &Event) -> Finding {
-    let mut fd = cx.finding(rule, e.at.0, e.at.1, e.message.clone());
-    if let Some((s, o)) = e.target {
-        fd.target = Some(cx.target(s, o));
-    }
-    fd.notes = e.notes.clone();
-    fd
+    flow::report(cx, rule, out);
 }
 
 #[cfg(test)]

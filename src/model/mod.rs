@@ -659,6 +659,17 @@ impl<'a> Model<'a> {
         Cow::Owned(v)
     }
 
+    /// The symbol a branch goes to: undefined, or a function of this object.
+    pub fn dest_sym(&self, dest: Dest) -> Option<usize> {
+        match dest {
+            Dest::External { sym } => Some(sym),
+            Dest::Local { section, offset } => self
+                .function_at_start(section, offset)
+                .map(|i| self.functions[i].sym),
+            Dest::None => None,
+        }
+    }
+
     /// The function starting exactly at a place.
     pub fn function_at_start(&self, section: usize, offset: u64) -> Option<usize> {
         self.starts.get(&(section, offset)).copied()

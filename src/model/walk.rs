@@ -222,21 +222,10 @@ impl<'m, 'a> Walker<'m, 'a> {
         self.m
     }
 
-    /// The symbol a direct destination starts (an undefined symbol, or the
-    /// function starting there).
-    fn dest_sym(&self, dest: Dest) -> Option<usize> {
-        match dest {
-            Dest::External { sym } => Some(sym),
-            Dest::Local { section, offset } => self
-                .m
-                .function_at_start(section, offset)
-                .map(|i| self.m.functions[i].sym),
-            Dest::None => None,
-        }
-    }
-
+    /// Who a call or jump to `dest` goes to (a retpoline thunk is an
+    /// indirect callee).
     fn callee(&self, dest: Dest) -> Callee {
-        match (dest, self.dest_sym(dest)) {
+        match (dest, self.m.dest_sym(dest)) {
             (Dest::External { sym }, Some(s)) if self.m.is_indirect_thunk_sym(s) => {
                 Callee::Indirect { thunk: Some(sym) }
             }
@@ -249,7 +238,8 @@ impl<'m, 'a> Walker<'m, 'a> {
 
     /// Whether a jump to `dest` is a return (a return thunk).
     pub fn is_return_thunk(&self, dest: Dest) -> bool {
-        self.dest_sym(dest)
+        self.m
+            .dest_sym(dest)
             .is_some_and(|s| self.m.is_return_thunk_sym(s))
     }
 
