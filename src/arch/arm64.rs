@@ -530,6 +530,74 @@ fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Opti
         .find(|&k| word(data, &insns[k]).is_some_and(|w| writes(w, insns[k].kind) == Some(reg)))
 }
 
+/// Branch sources by target offset, for walking back from an instruction.
+struct Preds<'a> {
+    insns: &'a [Insn],
+    into: Vec<(u64, usize)>,
+}
+
+impl<'a> Preds<'a> {
+    fn new(insns: &'a [Insn]) -> Self {
+        let mut into: Vec<(u64, usize)> = insns
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| matches!(i.kind, Kind::Jump | Kind::CondJump))
+            .filter_map(|(k, i)| i.imm_target().map(|t| (t, k)))
+            .collect();
+        into.sort_unstable();
+        Preds { insns, into }
+    }
+
+    /// Pushes the instructions control can come to `j` from; false when
+    /// `j` is the function's entry.
+    fn of(&self, j: usize, work: &mut Vec<usize>) -> bool {
+        let at = self.insns[j].offset();
+        let from = self.into.partition_point(|&(t, _)| t < at);
+        work.extend(
+            self.into[from..]
+                .iter()
+                .take_while(|&&(t, _)| t == at)
+                .map(|&(_, s)| s),
+        );
+        match j.checked_sub(1) {
+            None => false,
+            Some(p) => {
+                if !matches!(
+                    self.insns[p].kind,
+                    Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap
+                ) {
+                    work.push(p);
+                }
+                true
+            }
+        }
+    }
+}
+
+/// Whether `reg` holds at `at` the value it had at `from`: no instruction
+/// (or call) writes it on any path back from `at` before `from`, and every
+/// path meets `from` before the function's entry.
+fn unchanged_since(insns: &[Insn], data: &[u8], from: usize, at: usize, reg: u32) -> bool {
+    let preds = Preds::new(insns);
+    let mut work = Vec::new();
+    if !preds.of(at, &mut work) {
+        return false;
+    }
+    let mut seen = vec![false; insns.len()];
+    while let Some(j) = work.pop() {
+        if j == from || std::mem::replace(&mut seen[j], true) {
+            continue;
+        }
+        let ins = &insns[j];
+        let written = word(data, ins).is_some_and(|w| writes(w, ins.kind) == Some(reg));
+        let call = matches!(ins.kind, Kind::Call | Kind::IndirectCall) && !(19..=28).contains(&reg);
+        if written || call || !preds.of(j, &mut work) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The instruction that last wrote `reg` before `hi` on every path into it:
 /// back through fall-throughs and the branches that target each block (and
 /// past calls when `reg` is one a call preserves, x19..x28). A table's
@@ -548,37 +616,8 @@ fn last_def_far(
     lo12_adds: bool,
 ) -> Option<Vec<usize>> {
     let preserved = (19..=28).contains(&reg);
-    // Branch sources by target offset, built once.
-    let mut into: Vec<(u64, usize)> = insns
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| matches!(i.kind, Kind::Jump | Kind::CondJump))
-        .filter_map(|(k, i)| i.imm_target().map(|t| (t, k)))
-        .collect();
-    into.sort_unstable();
-    // The instructions control can come to `j` from.
-    let preds = |j: usize, work: &mut Vec<usize>| -> bool {
-        let at = insns[j].offset();
-        let from = into.partition_point(|&(t, _)| t < at);
-        work.extend(
-            into[from..]
-                .iter()
-                .take_while(|&&(t, _)| t == at)
-                .map(|&(_, s)| s),
-        );
-        match j.checked_sub(1) {
-            None => false,
-            Some(p) => {
-                if !matches!(
-                    insns[p].kind,
-                    Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap
-                ) {
-                    work.push(p);
-                }
-                true
-            }
-        }
-    };
+    let into = Preds::new(insns);
+    let preds = |j: usize, work: &mut Vec<usize>| into.of(j, work);
     let mut work = Vec::new();
     if hi >= insns.len() || !preds(hi, &mut work) {
         return None;
@@ -674,12 +713,27 @@ fn bound(
 ) -> Option<u64> {
     // The compare that sets the flags branch `k` reads: back over a few
     // instructions that leave the flags alone (compilers schedule moves,
-    // spills and address computations in between).
+    // spills and address computations in between). Its register is the
+    // index, one of its copies, or the register the index was copied from
+    // on every path to the compare (`mov w2, w1` at the entry, `cmp w1, #14;
+    // b.ls dispatch` later, the table read through w2).
+    let index = regs[0];
+    let copied_from = |j: usize, rn: u32| -> bool {
+        let Some(&[d]) = last_def_far(insns, data, j, index, false).as_deref() else {
+            return false;
+        };
+        matches!(op_at(insns, data, d), Some(Op::Mov { rd, rm }) if rd == index && rm == rn)
+            && unchanged_since(insns, data, d, j, rn)
+    };
     let cmp_before = |k: usize| -> Option<u64> {
         for j in (k.saturating_sub(4)..k).rev() {
             let w = word(data, &insns[j])?;
             match op(w, 0) {
-                Op::CmpImm { rn, imm } if regs.contains(&rn) => return Some(imm),
+                Op::CmpImm { rn, imm } => {
+                    let between = last_def(insns, data, j, k, index).is_none()
+                        && last_def(insns, data, block, load, index).is_none();
+                    return (regs.contains(&rn) || (between && copied_from(j, rn))).then_some(imm);
+                }
                 Op::Mov { .. } | Op::AddImm { .. } | Op::AddReg { .. } | Op::Adr { .. } => {}
                 // movz/movn/movk, adrp, loads and stores.
                 _ if w & 0x1f80_0000 == 0x1280_0000
