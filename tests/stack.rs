@@ -297,9 +297,6 @@ fn arm64_faults_are_found_and_nothing_else() {
         ("table_spilled_index+0x44", "stack-modified-return"),
         // After a branch a boot-time callback turns into a NOP.
         ("cb_patch_nops+0xc", "stack-modified-return"),
-        // KNOWN FALSE POSITIVE, to fix: code after an in-place callback
-        // alternative is taken for unreachable.
-        ("cb_in_place+0xc", "unreachable"),
         // Listed non_standard in rules/stack.toml: said to be unchecked.
         ("cpu_switch_to+0x0", "analysis-incomplete"),
     ]

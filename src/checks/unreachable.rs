@@ -10,7 +10,8 @@
 //! right after a path's dead end (UBSAN_TRAP's `ud2` after a noreturn
 //! call), the blocks of sanitizer handlers and the functions of
 //! `rules/unreachable.toml`; also code after the site of an alternative
-//! whose replacement is followed alone, and the arm64 `-mharden-sls=blr`
+//! whose replacement is followed alone or that a boot-time callback
+//! rewrites in place (arm64 `ALTERNATIVE_CB`), and the arm64 `-mharden-sls=blr`
 //! thunks a function calls into. Functions a walk could not finish (a path
 //! ended at a finding, or at a table it could not read) are not judged:
 //! what the walk did not reach there says nothing.
@@ -119,6 +120,9 @@ fn entered(m: &Model) -> rustc_hash::FxHashSet<(usize, u64)> {
             }
         }
     }
+    // After an original a callback rewrites in place (what it writes may
+    // fall through).
+    out.extend(m.alts.in_place.iter().copied());
     for f in &m.functions {
         let Some(code) = m.section_code(f.section) else {
             continue;

@@ -52,6 +52,11 @@ pub struct Alternatives {
     pub sites: Vec<AltSite>,
     /// (section, start, end, site index, replacement index), sorted.
     by_repl: Vec<(usize, u64, u64, usize, usize)>,
+    /// (section, end) of originals a callback rewrites in place at boot
+    /// (not a NOP callback): the original is followed as it is, but what
+    /// the callback writes is unknown, so the code after the site may run
+    /// even when the original never falls through to it.
+    pub in_place: Vec<(usize, u64)>,
     /// Why `.altinstructions` could not be read, if it could not.
     pub error: Option<String>,
 }
@@ -71,6 +76,7 @@ impl Alternatives {
         functions: &[super::Function],
     ) -> Alternatives {
         let mut sites: Vec<AltSite> = Vec::new();
+        let mut in_place = Vec::new();
         for e in entries {
             let mut e = *e;
             if e.callback {
@@ -83,6 +89,9 @@ impl Alternatives {
                     Place::Other => None,
                 };
                 if !name.is_some_and(|n| nop_callbacks.iter().any(|c| c == n)) {
+                    if let Place::Local { section, offset } = e.orig {
+                        in_place.push((section, offset + u64::from(e.orig_len)));
+                    }
                     continue;
                 }
                 e.repl = Place::Other;
@@ -154,9 +163,12 @@ impl Alternatives {
             }
         }
         by_repl.sort_unstable();
+        in_place.sort_unstable();
+        in_place.dedup();
         Alternatives {
             sites: merged,
             by_repl,
+            in_place,
             error: None,
         }
     }

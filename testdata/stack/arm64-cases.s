@@ -464,7 +464,8 @@ cb_patch_nops:
 	.size	cb_patch_nops, .-cb_patch_nops
 
 // Another callback (kvm_update_va_mask) rewrites its site in place with
-// like code: only the original is followed, and it is clean.
+// like code: only the original is followed, and it is clean; the `ret`
+// after the site is not called unreachable (what is written may fall through).
 	.globl	cb_in_place
 	.type	cb_in_place, %function
 cb_in_place:
