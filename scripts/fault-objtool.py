@@ -4,9 +4,10 @@
   OBJLINT_FAULT_DIR=/tmp/faults cargo test --test fault_injection
   scripts/fault-objtool.py /tmp/faults
 
-For each faulted object in DIR/manifest.tsv, objtool (kbuild's module
-arguments + --dry-run, from $OBJCORPUS) runs on the original and on the faulted
-copy; a fault counts as detected when a warning appears that the original did
+For each faulted object in DIR/manifest.tsv, objtool (from $OBJCORPUS, with
+--dry-run and $OBJTOOL_ARGS, or kbuild's own arguments for a kbuild object kept
+as NAME.pre-objtool.o, or kbuild's module arguments) runs on the original and
+on the faulted copy; a fault counts as detected when a warning appears that the original did
 not have and that names the faulted function (in its location or its text).
 """
 import collections, os, re, subprocess, sys
@@ -24,11 +25,37 @@ CLASSES = {
     "pac-ret": None,
     "patchable-entry": None,
     "symtab-shndx": None,
+    "retpoline": r"found in MITIGATION_RETPOLINE build",
+    "rethunk": r"found in MITIGATION_RETHUNK build",
+    "sls": r"missing int3 after",
 }
 
 
-def warnings(path):
-    r = subprocess.run([objtool] + args + ["--dry-run", path], capture_output=True, text=True)
+def kbuild_args(orig):
+    """The arguments kbuild ran objtool with on a kbuild object kept as
+    NAME.pre-objtool.o (its tree's objtool-invocations.tsv), if it is one."""
+    p = os.path.realpath(orig)
+    if not p.endswith(".pre-objtool.o"):
+        return None
+    obj = p[: -len(".pre-objtool.o")]
+    d = os.path.dirname(obj)
+    while d != "/":
+        inv = os.path.join(d, "objtool-invocations.tsv")
+        if os.path.exists(inv):
+            rel = os.path.relpath(obj, d)
+            for line in open(inv):
+                name, a = line.rstrip("\n").split("\t", 1)
+                if name == rel:
+                    return a.split()[:-1]
+            return None
+        d = os.path.dirname(d)
+    return None
+
+
+def warnings(path, orig):
+    # $OBJTOOL_ARGS, else kbuild's own for kbuild objects, else the module ones.
+    own = os.environ.get("OBJTOOL_ARGS", "").split() or kbuild_args(orig) or args
+    r = subprocess.run([objtool] + own + ["--dry-run", path], capture_output=True, text=True)
     out = set()
     for line in (r.stderr + r.stdout).splitlines():
         m = WARN.search(line)
@@ -45,8 +72,8 @@ def main(d):
         if "/x86_64/" not in orig:
             continue
         if orig not in base:
-            base[orig] = warnings(orig)[0]
-        new, _ = warnings(faulted)
+            base[orig] = warnings(orig, orig)[0]
+        new, _ = warnings(faulted, orig)
         new -= base[orig]
         cls = CLASSES.get(rule)
         hit = cls is not None and any(

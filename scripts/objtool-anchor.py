@@ -5,7 +5,8 @@
   scripts/objtool-anchor.py /tmp/faults > testdata/anchor/objtool-faults.tsv
 
 For each x86 fault in DIR/manifest.tsv (arm64 has no objtool), objtool 6.12
-(kbuild's module arguments + --dry-run, from $OBJCORPUS) runs on the original
+(kbuild's module arguments, or for kbuild objects their own from
+testdata/anchor/objtool-args.tsv, + --dry-run, from $OBJCORPUS) runs on the original
 and on the faulted copy. One line per fault: kind, the original (relative to
 the repository), the bytes changed (offset:hex,...), objlint's expected rule and
 function, then objtool's warnings the original did not have, as objtool printed
@@ -23,8 +24,16 @@ WARN = re.compile(r"warning: objtool: (.*)$")
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def warnings(path):
-    r = subprocess.run([objtool] + args + ["--dry-run", path], capture_output=True, text=True)
+# Objects that are not shipped modules run with their own build's arguments.
+own_args = {}
+for line in open(os.path.join(repo, "testdata/anchor/objtool-args.tsv")):
+    if line.strip() and not line.startswith("#"):
+        rel, a = line.rstrip("\n").split("\t")
+        own_args[rel] = a.split()
+
+
+def warnings(path, rel):
+    r = subprocess.run([objtool] + own_args.get(rel, args) + ["--dry-run", path], capture_output=True, text=True)
     return [m[1] for m in map(WARN.search, (r.stderr + r.stdout).splitlines()) if m]
 
 
@@ -46,16 +55,16 @@ def patches(orig, faulted):
 
 def main(d):
     base = {}
-    print(f"# objtool: {' '.join(args)} --dry-run (Linux 6.12, {objtool})")
+    print(f"# objtool: {' '.join(args)} --dry-run (Linux 6.12, {objtool}); kbuild objects: testdata/anchor/objtool-args.tsv")
     print("# kind\toriginal\tbytes\trule\tfunction\tobjtool's new warnings")
     for line in open(os.path.join(d, "manifest.tsv")):
         kind, faulted, orig, rule, sym = line.rstrip("\n").split("\t")
         if "/x86_64/" not in orig:
             continue
-        if orig not in base:
-            base[orig] = set(warnings(orig))
-        new = [w for w in warnings(faulted) if w not in base[orig]]
         rel = os.path.relpath(orig, repo)
+        if orig not in base:
+            base[orig] = set(warnings(orig, rel))
+        new = [w for w in warnings(faulted, rel) if w not in base[orig]]
         print("\t".join([kind, rel, patches(orig, faulted), rule, sym, " | ".join(new)]))
 
 

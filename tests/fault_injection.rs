@@ -525,6 +525,179 @@ fn drop_edge_clac(obj: &Object, m: &Model) -> Vec<Fault> {
     out
 }
 
+/// File offset of the `Elf64_Rela` entry that applies to `[at, end)` of
+/// section `sec`.
+fn rela_entry(obj: &Object, sec: usize, at: u64, end: u64) -> Option<usize> {
+    const SHT_RELA: u32 = 4;
+    obj.sections
+        .iter()
+        .filter(|s| s.sh_type == SHT_RELA && s.info as usize == sec)
+        .find_map(|s| {
+            let data = obj.section_data(s.index);
+            (0..data.len() / 24).find_map(|j| {
+                let r = u64::from_le_bytes(data[24 * j..24 * j + 8].try_into().unwrap());
+                (at..end).contains(&r).then_some(s.offset as usize + 24 * j)
+            })
+        })
+}
+
+/// Branches of compiled code to a symbol `pick` accepts: (function,
+/// section, instruction index, the symbol's name). Sites inside
+/// alternatives are left out (the kernel picks among their forms), and so
+/// are sections rules/speculation.toml exempts from `rule` (built-in
+/// `.init.text`).
+fn branches_to<'m>(
+    m: &'m Model,
+    rule: &str,
+    pick: impl Fn(usize) -> bool,
+) -> Vec<(&'m objlint::model::Function<'m>, usize, usize, &'m str)> {
+    let rules = Rules::builtin();
+    let opts = Options::default();
+    let module = objlint::checks::Ctx::new(m, &rules, &opts)
+        .speculation()
+        .build
+        .module;
+    let exempt = |sec: usize| {
+        rules
+            .speculation
+            .exempt_section
+            .iter()
+            .any(|e| e.exempts(m.obj.machine, rule, m.obj.section_name(sec), module))
+    };
+    let mut out = Vec::new();
+    for f in m
+        .functions
+        .iter()
+        .filter(|f| !f.prefix && !exempt(f.section))
+    {
+        let Some(code) = m.section_code(f.section) else {
+            continue;
+        };
+        for k in m.insn_range(f) {
+            let ins = &code.insns[k];
+            if !matches!(ins.kind, Kind::Call | Kind::Jump)
+                || m.alts.site_containing(f.section, ins.offset()).is_some()
+                || m.alts
+                    .replacement_containing(f.section, ins.offset())
+                    .is_some()
+            {
+                continue;
+            }
+            if let Some(sym) = m.dest_sym(code.dest(k)).filter(|&s| pick(s)) {
+                out.push((f, f.section, k, m.obj.symbols[sym].name.as_str()));
+            }
+        }
+    }
+    out
+}
+
+/// `retpoline`: a call or jump through `__x86_indirect_thunk_<reg>` turned
+/// into the bare `call *%reg` / `jmp *%reg` it stands for (NOPs after it,
+/// its relocation made R_X86_64_NONE).
+fn thunk_to_indirect(obj: &Object, m: &Model) -> Vec<Fault> {
+    const REGS: [&str; 16] = [
+        "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",
+        "r13", "r14", "r15",
+    ];
+    let mut out = Vec::new();
+    for (f, sec, k, name) in branches_to(m, "retpoline", |s| m.is_indirect_thunk_sym(s)) {
+        let Some(n) = name
+            .rsplit('_')
+            .next()
+            .and_then(|r| REGS.iter().position(|&x| x == r))
+        else {
+            continue;
+        };
+        let ins = &m.section_code(sec).unwrap().insns[k];
+        let modrm = if ins.kind == Kind::Call { 0xd0 } else { 0xe0 } + (n as u8 & 7);
+        let mut b = if n >= 8 {
+            vec![0x41, 0xff, modrm]
+        } else {
+            vec![0xff, modrm]
+        };
+        b.resize(ins.len as usize, 0x90);
+        let Some(rela) = rela_entry(obj, sec, ins.offset(), ins.offset() + u64::from(ins.len))
+        else {
+            continue;
+        };
+        let at = (obj.sections[sec].offset + ins.offset()) as usize;
+        out.push(Fault {
+            patches: vec![(at, b), (rela + 8, vec![0; 4])],
+            rule: "retpoline",
+            symbol: f.name.to_string(),
+        });
+    }
+    out
+}
+
+/// `rethunk`: a `jmp __x86_return_thunk` turned into `ret; int3` (int3 after
+/// it, its relocation made R_X86_64_NONE).
+fn rethunk_to_ret(obj: &Object, m: &Model) -> Vec<Fault> {
+    let mut out = Vec::new();
+    for (f, sec, k, _) in branches_to(m, "rethunk", |s| m.is_return_thunk_sym(s)) {
+        let ins = &m.section_code(sec).unwrap().insns[k];
+        let at = (obj.sections[sec].offset + ins.offset()) as usize;
+        if ins.kind != Kind::Jump || ins.len != 5 || obj.data[at] != 0xe9 {
+            continue;
+        }
+        let Some(rela) = rela_entry(obj, sec, ins.offset(), ins.offset() + 5) else {
+            continue;
+        };
+        out.push(Fault {
+            patches: vec![
+                (at, vec![0xc3, 0xcc, 0xcc, 0xcc, 0xcc]),
+                (rela + 8, vec![0; 4]),
+            ],
+            rule: "rethunk",
+            symbol: f.name.to_string(),
+        });
+    }
+    out
+}
+
+/// `sls`: the speculation barrier after a return or indirect jump (x86
+/// `int3`; arm64 `sb`, or `dsb sy; isb`) turned into NOPs.
+fn drop_sls_barrier(obj: &Object, m: &Model) -> Vec<Fault> {
+    let mut out = Vec::new();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        let Some(code) = m.section_code(f.section) else {
+            continue;
+        };
+        let data = obj.section_data(f.section);
+        for k in m.insn_range(f) {
+            // ANNOTATE_RETPOLINE_SAFE sites need no barrier (objtool's
+            // retpoline_safe).
+            let safe = m
+                .special()
+                .at(f.section, k, code.insns[k].offset())
+                .is_some_and(|mk| mk.retpoline_safe);
+            if safe
+                || !matches!(code.insns[k].kind, Kind::Return | Kind::IndirectJump)
+                || !m.barrier_after(f.section, k)
+                || k + 1 >= code.insns.len()
+            {
+                continue;
+            }
+            let next = &code.insns[k + 1];
+            let first = m.dec.speculation_barrier(&data[next.offset() as usize..]);
+            let len = match first {
+                Some(objlint::arch::Barrier::NeedsIsb) => 8,
+                _ => next.len as usize,
+            };
+            if next.offset() + len as u64 > f.end {
+                continue;
+            }
+            let at = (obj.sections[f.section].offset + next.offset()) as usize;
+            out.push(Fault {
+                patches: vec![(at, nop_fill(obj.machine, len))],
+                rule: "sls",
+                symbol: f.name.to_string(),
+            });
+        }
+    }
+    out
+}
+
 type Injector = fn(&Object, &Model) -> Vec<Fault>;
 
 fn kinds() -> Vec<(&'static str, Injector)> {
@@ -541,6 +714,9 @@ fn kinds() -> Vec<(&'static str, Injector)> {
         ("drop-autiasp", drop_autiasp),
         ("drop-edge-return", drop_edge_return),
         ("drop-edge-clac", drop_edge_clac),
+        ("thunk-to-indirect", thunk_to_indirect),
+        ("rethunk-to-ret", rethunk_to_ret),
+        ("drop-sls-barrier", drop_sls_barrier),
     ]
 }
 
@@ -631,6 +807,17 @@ fn injected_faults_are_reported() {
             .patchable(&rules.patchable)
             .layout
             .map(|(m, n)| (m as u32, n as u32));
+        // So are its mitigations (kbuild passes objtool --retpoline,
+        // --rethunk, --sls): with few sites, one fault could otherwise turn
+        // the object's vote. OBJLINT_FAULT_DETECT=1 measures the vote alone.
+        if std::env::var_os("OBJLINT_FAULT_DETECT").is_none() {
+            opts.mitigations = Some(
+                objlint::checks::Ctx::new(&model, &rules, &opts)
+                    .speculation()
+                    .build
+                    .on,
+            );
+        }
         let opts = &opts;
         let base = check_bytes(&name, &bytes, &rules, opts);
         assert!(base.error.is_none(), "{name}: {:?}", base.error);

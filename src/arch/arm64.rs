@@ -669,6 +669,16 @@ fn block_start(insns: &[Insn], at: usize) -> usize {
         .map_or(0, |k| k + 1)
 }
 
+/// The speculation barriers of `-mharden-sls`.
+fn barrier(w: u32) -> Option<Barrier> {
+    match w {
+        0xd503_30ff => Some(Barrier::Complete),               // sb
+        0xd503_3f9f | 0xd503_379f => Some(Barrier::NeedsIsb), // dsb sy, dsb nsh
+        0xd503_3fdf => Some(Barrier::Isb),
+        _ => None,
+    }
+}
+
 /// For a `br xT` at `jump`: where its dispatch block starts (at most 32
 /// instructions back) and `T`.
 fn dispatch_block(insns: &[Insn], data: &[u8], jump: usize) -> Option<(usize, u32)> {
@@ -676,7 +686,15 @@ fn dispatch_block(insns: &[Insn], data: &[u8], jump: usize) -> Option<(usize, u3
     if w & 0xffff_fc1f != 0xd61f_0000 {
         return None;
     }
-    let lo = block_start(insns, jump).max(jump.saturating_sub(32));
+    let mut lo = block_start(insns, jump).max(jump.saturating_sub(32));
+    // The barrier -mharden-sls puts after the return or jump before the
+    // block (or padding there) belongs to that path, not to the dispatch
+    // block: branches go to the block's first real instruction.
+    while lo < jump
+        && (insns[lo].kind == Kind::Nop || word(data, &insns[lo]).and_then(barrier).is_some())
+    {
+        lo += 1;
+    }
     Some((lo, (w >> 5) & 31))
 }
 
@@ -1053,13 +1071,7 @@ impl Decoder for Arm64 {
     }
 
     fn speculation_barrier(&self, bytes: &[u8]) -> Option<Barrier> {
-        let w = u32::from_le_bytes(bytes.get(..4)?.try_into().unwrap());
-        match w {
-            0xd503_30ff => Some(Barrier::Complete),               // sb
-            0xd503_3f9f | 0xd503_379f => Some(Barrier::NeedsIsb), // dsb sy, dsb nsh
-            0xd503_3fdf => Some(Barrier::Isb),
-            _ => None,
-        }
+        barrier(u32::from_le_bytes(bytes.get(..4)?.try_into().unwrap()))
     }
 
     fn kcfi_trap(&self, bytes: &[u8]) -> bool {

@@ -156,7 +156,7 @@ fn detect(cx: &Ctx) -> Build {
                 }
                 Kind::Return | Kind::IndirectJump => {
                     bare += 1;
-                    hardened += usize::from(m.barrier_after(sec, i));
+                    hardened += usize::from(m.sls_hardened(sec, i));
                 }
                 _ => {}
             }
@@ -263,6 +263,24 @@ pub fn analyze(cx: &Ctx) -> Facts {
             .any(|e| e.exempts(obj.machine, rule, name, facts.build.module))
     };
     let judged = facts.build.judged;
+    // Places objtool listed as thunk branches when it ran (`.retpoline_sites`,
+    // `.return_sites`): a bare branch there was changed after it, which no
+    // lost annotation explains, so it is judged in linked modules too.
+    let detect = &cx.rules.speculation.detect;
+    let mut listed = rustc_hash::FxHashSet::default();
+    for name in detect
+        .retpoline_sections
+        .iter()
+        .chain(&detect.rethunk_sections)
+    {
+        for &s in obj.sections_named(name) {
+            for r in obj.relocs(s) {
+                if let crate::elf::Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+                    listed.insert((section, offset, name.as_str()));
+                }
+            }
+        }
+    }
     let mut sites = Vec::new();
     let mut lost: Vec<(&'static str, At)> = Vec::new();
     for (sec, code) in m.code.iter().enumerate() {
@@ -283,8 +301,21 @@ pub fn analyze(cx: &Ctx) -> Facts {
                 .special()
                 .at(sec, i, off)
                 .is_some_and(|mk| mk.retpoline_safe);
-            let mut report = |rule: &'static str, message: String, notes: Vec<String>| {
-                if judged {
+            let list = if ins.kind == Kind::Return {
+                &detect.rethunk_sections
+            } else {
+                &detect.retpoline_sections
+            };
+            let listed = list
+                .iter()
+                .find(|n| listed.contains(&(sec, off, n.as_str())));
+            let mut report = |rule: &'static str, message: String, mut notes: Vec<String>| {
+                if let Some(list) = listed.filter(|_| rule != SLS) {
+                    notes.push(format!(
+                        "objtool listed this place in {list} as a branch through a thunk: the code was changed after objtool ran"
+                    ));
+                }
+                if judged || (listed.is_some() && rule != SLS) {
                     sites.push(Site {
                         rule,
                         at: (sec, off),
@@ -324,7 +355,7 @@ pub fn analyze(cx: &Ctx) -> Facts {
                 );
             }
             if sls && !safe {
-                let hardened = ins.kind == Kind::IndirectCall || m.barrier_after(sec, i);
+                let hardened = ins.kind == Kind::IndirectCall || m.sls_hardened(sec, i);
                 if !hardened {
                     let (message, fix) = if x86 {
                         (

@@ -805,27 +805,47 @@ impl<'a> Model<'a> {
     /// straight-line-speculation hardening (arm64 `-mharden-sls=blr`: `mov
     /// x16, xN; br x16` and a barrier, which GCC places inside the calling
     /// function and LLVM in `__llvm_slsblr_thunk_xN`): a call to it is an
-    /// indirect call.
+    /// indirect call. One inside a function (no symbol of its own: GCC's)
+    /// is one by its shape alone, so a missing barrier after it is an `sls`
+    /// finding and not a call into the function's body.
     pub fn is_call_thunk(&self, section: usize, offset: u64) -> bool {
         let Some(code) = self.section_code(section) else {
             return false;
         };
-        let Some(k) = code.index_at(offset) else {
+        code.index_at(offset)
+            .and_then(|k| thunk_jump(code, k))
+            .is_some_and(|jump| {
+                self.sls_hardened(section, jump)
+                    || (self.function_at_start(section, offset).is_none()
+                        && self.function_containing(section, offset).is_some())
+            })
+    }
+
+    /// Whether straight-line speculation past the return or indirect jump
+    /// at `i` stops at a barrier: one follows it, or (GCC's stubs of
+    /// `-mharden-sls=blr`, one per register, emitted together after a
+    /// function with one barrier after the last) it runs only through
+    /// further `mov x16, xN; br x16` stubs to one.
+    pub fn sls_hardened(&self, sec: usize, i: usize) -> bool {
+        let Some(code) = self.section_code(sec) else {
             return false;
         };
-        let jump = match code.insns[k].kind {
-            Kind::IndirectJump => k,
-            Kind::Other
-                if code
-                    .insns
-                    .get(k + 1)
-                    .is_some_and(|n| n.kind == Kind::IndirectJump) =>
-            {
-                k + 1
+        let mut jump = i;
+        // At most one stub per register.
+        for _ in 0..32 {
+            if self.barrier_after(sec, jump) {
+                return true;
             }
-            _ => return false,
-        };
-        self.barrier_after(section, jump)
+            match thunk_jump(code, jump + 1) {
+                Some(next)
+                    if next == jump + 2 && jump > 0 && thunk_jump(code, jump - 1) == Some(jump) =>
+                {
+                    jump = next
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// Whether an indirect jump that is no switch dispatch leaves its
@@ -990,6 +1010,23 @@ impl<'a> Model<'a> {
             text = format!("{text}  <{}>", self.dest_name(d));
         }
         text
+    }
+}
+
+/// The indirect jump of a thunk-shaped stub at `k`: a bare indirect jump, or
+/// one instruction and then the jump (`mov x16, xN; br x16`).
+fn thunk_jump(code: &SectionCode, k: usize) -> Option<usize> {
+    match code.insns.get(k)?.kind {
+        Kind::IndirectJump => Some(k),
+        Kind::Other
+            if code
+                .insns
+                .get(k + 1)
+                .is_some_and(|n| n.kind == Kind::IndirectJump) =>
+        {
+            Some(k + 1)
+        }
+        _ => None,
     }
 }
 

@@ -25,6 +25,12 @@ clang-19 --target=aarch64-linux-gnu -O2 -mharden-sls=all -c spec.c -o arm64/spec
 # A switch table bounds-checked through the register its index was copied
 # from (every case reachable; once read short by one entry).
 aarch64-linux-gnu-gcc -O2 -fno-pic -mbranch-protection=pac-ret -c switch.c -o arm64/spec-gcc-switch.o
+# The same with a barrier after the return before the dispatch block.
+aarch64-linux-gnu-gcc -O2 -fno-pic -mbranch-protection=pac-ret -mharden-sls=all -c switch.c -o arm64/spec-gcc-switch-sls.o
+# Indirect calls through two registers: GCC's per-function blr stubs share
+# one barrier after the last.
+aarch64-linux-gnu-gcc -O2 -fno-pic -mbranch-protection=pac-ret -mharden-sls=all -c blr.c -o arm64/spec-gcc-blr-stubs.o
+clang-19 --target=aarch64-linux-gnu -O2 -mbranch-protection=pac-ret -mharden-sls=all -c blr.c -o arm64/spec-clang-blr-stubs.o
 
 for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64/*.s; do aarch64-linux-gnu-as -march=armv8.5-a "$s" -o "${s%.s}.o"; done
