@@ -112,6 +112,30 @@ fn a_switch_table_not_read_is_reported() {
     );
 }
 
+/// What an unread table keeps from `unreachable` is said with it, when
+/// that rule runs.
+#[test]
+fn unreachable_not_judged_behind_an_unread_table_is_said() {
+    let dir = root().join("testdata/real/arm64");
+    let short = |extra: &[&str]| {
+        let mut a = vec!["check", "--format", "short", "-q"];
+        a.extend_from_slice(extra);
+        a.push("altera-stapl.ko");
+        String::from_utf8(run(&dir, &a).stdout).unwrap()
+    };
+    assert!(
+        short(&[])
+            .contains("the cases were not followed, nor unreachable code judged in its function"),
+        "{}",
+        short(&[])
+    );
+    let without = short(&["--enable", "fallthrough,analysis-incomplete"]);
+    assert!(
+        without.contains("the cases were not followed [analysis-incomplete]"),
+        "{without}"
+    );
+}
+
 /// Issue 15: moving one relocation of xen-privcmd's `.altinstructions` by a
 /// byte made its two uaccess-call findings vanish with exit 0.
 #[test]

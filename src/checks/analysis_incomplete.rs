@@ -109,7 +109,23 @@ impl Check for AnalysisIncomplete {
             let Some(first) = mine.first() else {
                 continue;
             };
-            let mut fd = cx.finding(ID, first.at.0, first.at.1, message(cause, &mine));
+            let mut msg = message(cause, &mine);
+            // The edges not followed could reach code: `unreachable` says
+            // nothing there rather than guess.
+            if cx.opts.enabled(flow::UNREACHABLE) {
+                match cause {
+                    Cause::SwitchTable => msg.push_str(if mine.len() == 1 {
+                        ", nor unreachable code judged in its function"
+                    } else {
+                        ", nor unreachable code judged in their functions"
+                    }),
+                    Cause::Alternatives | Cause::SpecialSection => {
+                        msg.push_str(", nor unreachable code judged in this object")
+                    }
+                    _ => {}
+                }
+            }
+            let mut fd = cx.finding(ID, first.at.0, first.at.1, msg);
             fd.cause = Some(cause.id());
             for g in mine.iter().take(SHOWN) {
                 let t = cx.target(g.at.0, g.at.1);
