@@ -135,14 +135,29 @@ pub struct Reached {
 }
 
 impl Reached {
-    fn set(&mut self, m: &Model, (sec, i): Loc) {
+    fn section(&mut self, m: &Model, sec: usize) -> &mut Vec<u64> {
         let n = m.section_code(sec).map_or(0, |c| c.insns.len());
-        let b = self
-            .bits
+        self.bits
             .entry(sec)
-            .or_insert_with(|| vec![0; n.div_ceil(64)]);
-        if let Some(w) = b.get_mut(i / 64) {
+            .or_insert_with(|| vec![0; n.div_ceil(64)])
+    }
+    fn set(&mut self, m: &Model, (sec, i): Loc) {
+        if let Some(w) = self.section(m, sec).get_mut(i / 64) {
             *w |= 1 << (i % 64);
+        }
+    }
+    /// Sets instruction `base + k` of `sec` for each bit `k` of `own`.
+    fn set_all(&mut self, m: &Model, sec: usize, base: usize, own: &[u64]) {
+        let b = self.section(m, sec);
+        for (j, &word) in own.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let i = base + 64 * j + word.trailing_zeros() as usize;
+                word &= word - 1;
+                if let Some(w) = b.get_mut(i / 64) {
+                    *w |= 1 << (i % 64);
+                }
+            }
         }
     }
     pub fn contains(&self, (sec, i): Loc) -> bool {
@@ -1581,11 +1596,16 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     let judge_reach = p.enabled.contains(UNREACHABLE);
     for r in parts.into_iter().chain(more) {
         if judge_reach {
+            let (sec, base, own) = &r.reached_own;
+            facts.reached.set_all(m, *sec, *base, own);
             for &l in &r.reached {
                 facts.reached.set(m, l);
             }
             if r.cut {
-                for &(sec, i) in &r.reached {
+                let own = (0..own.len() * 64)
+                    .filter(|k| own[k / 64] & (1 << (k % 64)) != 0)
+                    .map(|k| (*sec, base + k));
+                for (sec, i) in own.chain(r.reached.iter().copied()) {
                     let off = m.section_code(sec).map_or(0, |c| c.insns[i].offset());
                     if let Some(g) = m.function_containing(sec, off) {
                         facts.cut.insert(g);
@@ -1615,7 +1635,10 @@ struct RootFacts {
     states: Vec<(Loc, Cfi)>,
     replacement_ends: Vec<(At, Cfi)>,
     gaps: Vec<Gap>,
-    /// What the walk reached (when the unreachable rule is on).
+    /// What the walk reached (when the unreachable rule is on): in the
+    /// root's own range as bits from its first instruction (section, that
+    /// index, bits), and elsewhere.
+    reached_own: (usize, usize, Vec<u64>),
     reached: Vec<Loc>,
     cut: bool,
 }
@@ -1742,19 +1765,21 @@ fn walk_root_from(
         }
     }
     let mut reached = Vec::new();
+    let mut own = Vec::new();
     if w.cut && fi != usize::MAX && p.enabled.contains(UNREACHABLE) {
         reached.push((f.section, range.start));
     }
     if p.enabled.contains(UNREACHABLE) {
-        let sec = f.section;
+        own = vec![0u64; w.own.len().div_ceil(64)];
         for (k, r) in w.own.iter().enumerate() {
             if r.cfi != NO_CFI {
-                reached.push((sec, w.base + k));
+                own[k / 64] |= 1 << (k % 64);
             }
         }
         reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));
     }
     RootFacts {
+        reached_own: (f.section, w.base, own),
         reached,
         cut: w.cut,
         hints_seen: w.hints_seen,
