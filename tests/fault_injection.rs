@@ -809,7 +809,8 @@ fn injected_faults_are_reported() {
             .map(|(m, n)| (m as u32, n as u32));
         // So are its mitigations (kbuild passes objtool --retpoline,
         // --rethunk, --sls): with few sites, one fault could otherwise turn
-        // the object's vote. OBJLINT_FAULT_DETECT=1 measures the vote alone.
+        // the object's vote. OBJLINT_FAULT_DETECT=1 measures the vote alone
+        // (and counts misses instead of failing).
         if std::env::var_os("OBJLINT_FAULT_DETECT").is_none() {
             opts.mitigations = Some(
                 objlint::checks::Ctx::new(&model, &rules, &opts)
@@ -852,8 +853,9 @@ fn injected_faults_are_reported() {
                 let e = rate.entry(kind).or_default();
                 e.0 += 1;
                 e.1 += hit as usize;
+                // Measuring the mitigation vote: misses are counted, not fatal.
                 assert!(
-                    hit,
+                    hit || std::env::var_os("OBJLINT_FAULT_DETECT").is_some(),
                     "{name}: {kind} in {} not reported; new findings: {new:?}",
                     fault.symbol
                 );

@@ -805,9 +805,11 @@ impl<'a> Model<'a> {
     /// straight-line-speculation hardening (arm64 `-mharden-sls=blr`: `mov
     /// x16, xN; br x16` and a barrier, which GCC places inside the calling
     /// function and LLVM in `__llvm_slsblr_thunk_xN`): a call to it is an
-    /// indirect call. One inside a function (no symbol of its own: GCC's)
-    /// is one by its shape alone, so a missing barrier after it is an `sls`
-    /// finding and not a call into the function's body.
+    /// indirect call. Where calls leave the return address in a register
+    /// (arm64), one inside a function (no symbol of its own: GCC's) is one
+    /// by its shape alone, so a missing barrier after it is an `sls` finding
+    /// and not a call into the function's body. (x86 keeps such a call an
+    /// intra-function call, as objtool does.)
     pub fn is_call_thunk(&self, section: usize, offset: u64) -> bool {
         let Some(code) = self.section_code(section) else {
             return false;
@@ -816,7 +818,8 @@ impl<'a> Model<'a> {
             .and_then(|k| thunk_jump(code, k))
             .is_some_and(|jump| {
                 self.sls_hardened(section, jump)
-                    || (self.function_at_start(section, offset).is_none()
+                    || (matches!(self.dec.frame().ra, crate::arch::RaHome::Reg(_))
+                        && self.function_at_start(section, offset).is_none()
                         && self.function_containing(section, offset).is_some())
             })
     }
