@@ -8,6 +8,9 @@
 //! change, rewrite them with `OBJLINT_BLESS=1 cargo test --test core` and
 //! review the diff.
 
+#[path = "common/expected.rs"]
+mod expected;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -78,7 +81,6 @@ fn fixtures_match_expected_findings() {
     let dir = core_dir();
     let objs = objects_in(&dir);
     assert!(objs.len() >= 20, "fixtures missing: {objs:?}");
-    let bless = std::env::var_os("OBJLINT_BLESS").is_some();
     let mut failures = Vec::new();
     for obj in &objs {
         let name = rel(obj);
@@ -105,16 +107,7 @@ fn fixtures_match_expected_findings() {
                 text(&out.stderr)
             ));
         }
-        let exp = expected_path(obj);
-        if bless {
-            std::fs::write(&exp, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&exp)
-            .unwrap_or_else(|_| panic!("{} missing (OBJLINT_BLESS=1 writes it)", exp.display()));
-        if got != want {
-            failures.push(format!("{name}:\n--- want\n{want}--- got\n{got}"));
-        }
+        expected::check(&expected_path(obj), &got, &name, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -7,6 +7,9 @@
 //! After a deliberate change, rewrite the expected files with
 //! `OBJLINT_BLESS=1 cargo test --test speculation` and review the diff.
 
+#[path = "common/expected.rs"]
+mod expected;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,23 +54,18 @@ const ALL_RULES: &str = "retpoline,rethunk,sls,unreachable,direction-flag,intra-
 
 #[test]
 fn fixtures_match_expected_findings() {
-    let bless = std::env::var_os("OBJLINT_BLESS").is_some();
     let mut failures = Vec::new();
     let objs = objects();
     assert!(objs.len() >= 17, "fixtures missing: {objs:?}");
     for o in &objs {
         let (got, code) = objlint(&["check", "--format", "short", "-q", "--enable", ALL_RULES, o]);
         assert_eq!(code, Some(i32::from(got.contains(": error: "))), "{o}");
-        let exp = dir().join(o.replace(".o", ".expected"));
-        if bless {
-            std::fs::write(&exp, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&exp)
-            .unwrap_or_else(|_| panic!("{} missing (OBJLINT_BLESS=1 writes it)", exp.display()));
-        if got != want {
-            failures.push(format!("{o}:\n--- want\n{want}--- got\n{got}"));
-        }
+        expected::check(
+            &dir().join(o.replace(".o", ".expected")),
+            &got,
+            o,
+            &mut failures,
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
