@@ -59,9 +59,9 @@ fn names_symbol(line: &str, sym: &str) -> bool {
     })
 }
 
-/// An original object's bytes and its findings' `(rule, message)`, to tell
-/// a faulted copy's new findings from the ones it had.
-type Original = (Vec<u8>, Vec<(String, String)>);
+/// An original object's bytes, its findings' `(rule, message)` (to tell a
+/// faulted copy's new findings from the ones it had) and its options.
+type Original = (Vec<u8>, Vec<(String, String)>, Options);
 
 struct Fault {
     kind: String,
@@ -106,15 +106,11 @@ fn faults() -> Vec<Fault> {
         .collect()
 }
 
-/// Every finding of an object, all rules on, with the mitigations of the
-/// build as its original shows them (kbuild tells objtool; a fault must
-/// not change the build, as with few sites it could change the vote).
-fn findings(
-    name: &str,
-    bytes: &[u8],
-    original: &[u8],
-    rules: &Rules,
-) -> Vec<objlint::checks::Finding> {
+/// The options for an object and its faulted copies: every rule on, with
+/// the mitigations of the build as the original shows them (kbuild tells
+/// objtool; a fault must not change the build, as with few sites it could
+/// change the vote).
+fn options(original: &[u8], rules: &Rules) -> Options {
     let mut opts = Options::default();
     let obj = objlint::elf::Object::parse(original).unwrap();
     let model = objlint::model::Model::build(&obj, rules);
@@ -124,7 +120,7 @@ fn findings(
             .build
             .on,
     );
-    check_bytes(name, bytes, rules, &opts).findings
+    opts
 }
 
 #[test]
@@ -137,19 +133,22 @@ fn objlint_reports_what_objtool_reports_class_by_class() {
     let mut table: BTreeMap<String, [usize; 5]> = BTreeMap::new();
     let mut missed = Vec::new();
     for f in &all {
-        let (orig, before) = originals.entry(f.original.clone()).or_insert_with(|| {
+        let (orig, before, opts) = originals.entry(f.original.clone()).or_insert_with(|| {
             let b = std::fs::read(root().join(&f.original)).unwrap();
-            let seen = findings(&f.original, &b, &b, &rules)
+            let opts = options(&b, &rules);
+            let seen = check_bytes(&f.original, &b, &rules, &opts)
+                .findings
                 .into_iter()
                 .map(|x| (x.rule.to_string(), x.message))
                 .collect();
-            (b, seen)
+            (b, seen, opts)
         });
         let mut b = orig.clone();
         for (at, bytes) in &f.bytes {
             b[*at..*at + bytes.len()].copy_from_slice(bytes);
         }
-        let new: Vec<_> = findings(&f.original, &b, orig, &rules)
+        let new: Vec<_> = check_bytes(&f.original, &b, &rules, opts)
+            .findings
             .into_iter()
             .filter(|x| !before.contains(&(x.rule.to_string(), x.message.clone())))
             .collect();
