@@ -616,10 +616,9 @@ fn last_def_far(
     lo12_adds: bool,
 ) -> Option<Vec<usize>> {
     let preserved = (19..=28).contains(&reg);
-    let into = Preds::new(insns);
-    let preds = |j: usize, work: &mut Vec<usize>| into.of(j, work);
+    let preds = Preds::new(insns);
     let mut work = Vec::new();
-    if hi >= insns.len() || !preds(hi, &mut work) {
+    if hi >= insns.len() || !preds.of(hi, &mut work) {
         return None;
     }
     let mut seen = vec![false; insns.len()];
@@ -653,7 +652,7 @@ fn last_def_far(
             return None;
         }
         // The function's entry reached with `reg` never written.
-        if !preds(j, &mut work) {
+        if !preds.of(j, &mut work) {
             return None;
         }
     }
