@@ -326,3 +326,41 @@ fn weak_callees_are_judged_with_link_only() {
         "{linked}"
     );
 }
+
+/// A linked whole (vmlinux.o) defines `__x86_return_thunk` and the retpoline
+/// thunks as SYM_CODE labels: a jump to the return thunk is a return, not a
+/// walk into its `ALTERNATIVE "ret", "jmp warn_thunk_thunk"` (four false
+/// findings on a defconfig vmlinux.o before), and the build's mitigations are
+/// told from branches to them. objtool's own warnings on the object are the
+/// expected findings, with every default rule on.
+#[test]
+fn linked_whole_defining_its_thunks_agrees_with_objtool() {
+    let (out, code) = objlint(&[
+        "check",
+        "--link",
+        "--format",
+        "short",
+        "rethunk-defined-x86_64.o",
+    ]);
+    let ours: std::collections::BTreeSet<(String, String)> = out
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("rethunk-defined-x86_64.o: ")?;
+            let (at, rest) = rest.split_once(": ")?;
+            let msg = rest.split_once(": ")?.1;
+            let msg = msg.rsplit_once(" [")?.0;
+            Some((at.to_string(), msg.to_string()))
+        })
+        .collect();
+    let theirs: std::collections::BTreeSet<(String, String)> =
+        expected("rethunk-defined-x86_64.objtool")
+            .lines()
+            .filter_map(|l| {
+                let (at, msg) = l.split(": warning: objtool: ").nth(1)?.split_once(": ")?;
+                Some((at.to_string(), msg.to_string()))
+            })
+            .collect();
+    assert_eq!(theirs.len(), 3);
+    assert_eq!(ours, theirs, "{out}");
+    assert_eq!(code, 1);
+}

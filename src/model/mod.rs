@@ -217,6 +217,10 @@ pub struct Model<'a> {
     special: special::Special,
     /// Per symbol: [`SYM_RETURN_THUNK`], [`SYM_INDIRECT_THUNK`].
     sym_flags: Vec<u8>,
+    /// Defined symbols with flags by place: a linked whole defines its
+    /// thunks as `STT_NOTYPE` labels (SYM_CODE_START, SYM_INNER_LABEL), which
+    /// are not functions, and its branches to them resolve to that place.
+    flagged_at: FxHashMap<(usize, u64), usize>,
     indirect_jumps_leave: bool,
     /// Places where a symbol of code starts (functions, and `STT_NOTYPE`
     /// labels of hand-written code), for telling calls from intra-function calls.
@@ -595,6 +599,12 @@ impl<'a> Model<'a> {
         }
         let special = special::Special::build(obj, &code, &alts, &rules.special);
         let sym_flags = symbol_flags(obj, rules);
+        let flagged_at = obj
+            .symbols
+            .iter()
+            .filter(|s| sym_flags.get(s.index).is_some_and(|&f| f != 0))
+            .filter_map(|s| Some(((s.section_index()?, s.value), s.index)))
+            .collect();
         let mut m = Model {
             obj,
             dec,
@@ -609,6 +619,7 @@ impl<'a> Model<'a> {
             jump_tables: std::sync::OnceLock::new(),
             special,
             sym_flags,
+            flagged_at,
             indirect_jumps_leave: rules.indirect_jumps_leave(obj.machine),
             symbol_starts: obj
                 .symbols
@@ -663,9 +674,15 @@ impl<'a> Model<'a> {
     pub fn dest_sym(&self, dest: Dest) -> Option<usize> {
         match dest {
             Dest::External { sym } => Some(sym),
-            Dest::Local { section, offset } => self
-                .function_at_start(section, offset)
-                .map(|i| self.functions[i].sym),
+            Dest::Local { section, offset } => {
+                if !self.flagged_at.is_empty()
+                    && let Some(&s) = self.flagged_at.get(&(section, offset))
+                {
+                    return Some(s);
+                }
+                self.function_at_start(section, offset)
+                    .map(|i| self.functions[i].sym)
+            }
             Dest::None => None,
         }
     }

@@ -17,3 +17,13 @@ aarch64-linux-gnu-as -o asm-aarch64.o asm-aarch64.s
 aarch64-linux-gnu-as -o noinstr-noregions-aarch64.o noinstr-noregions-aarch64.s
 as -o noinstr-noregions-x86_64.o noinstr-noregions-x86_64.s
 as -o noinstr-weak-x86_64.o noinstr-weak-x86_64.s
+# A linked whole that defines its thunks (vmlinux.o): objtool's verdicts kept
+# beside it (--dry-run: objtool writes into the object otherwise). Each check
+# runs on its own, as objtool warns once per symbol.
+as -o rethunk-defined-x86_64.o rethunk-defined-x86_64.s
+OBJTOOL=${OBJTOOL:-$HOME/.cache/objcorpus/bin/objtool}
+if [ -x "$OBJTOOL" ]; then
+  for a in "--retpoline --rethunk" "--noinstr --uaccess --stackval"; do
+    "$OBJTOOL" --dry-run --link $a rethunk-defined-x86_64.o 2>&1 || true
+  done | LC_ALL=C sort > rethunk-defined-x86_64.objtool
+fi
