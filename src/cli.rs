@@ -395,6 +395,44 @@ fn run_man(sub: Option<&str>) -> i32 {
     }
 }
 
+/// Totals of a check run, counted as reports are emitted.
+#[derive(Default)]
+struct Tally {
+    reports: usize,
+    bad: usize,
+    nfind: usize,
+    nerr: usize,
+    nfunc: usize,
+    nobj: usize,
+    incomplete: usize,
+}
+
+impl Tally {
+    fn emit(
+        &mut self,
+        r: &engine::ObjectReport,
+        em: &mut dyn report::Emitter,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        if let Some(e) = &r.error {
+            eprintln!("objlint: {}: {e}", r.file);
+            self.bad += 1;
+            // Formats that record failures (SARIF) see the report too.
+            return em.object(r, out);
+        }
+        self.nobj += 1;
+        self.incomplete += usize::from(r.findings.iter().any(|f| f.cause.is_some()));
+        self.nfunc += r.functions;
+        self.nfind += r.findings.len();
+        self.nerr += r
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count();
+        em.object(r, out)
+    }
+}
+
 pub(crate) fn run_check(a: CheckArgs) -> i32 {
     let t0 = Instant::now();
     let (opts, rules) = match setup(&a) {
@@ -420,25 +458,6 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let mut reports = engine::check_inputs_with(&inputs, &rules, &opts, &|| progress.inc(1));
-    progress.finish_and_clear();
-    if let Some(p) = &a.write_baseline {
-        let all = reports
-            .iter()
-            .flat_map(|r| r.findings.iter().map(move |f| (r.file.as_str(), f)));
-        if let Err(e) = Baseline::record(all, baseline::root_of(p).as_deref()).write(p) {
-            eprintln!("objlint: error: {e}");
-            return 2;
-        }
-    }
-    let mut baselined = 0;
-    if let Some((b, root)) = baseline {
-        let mut filter = baseline::Filter::new(&b, root);
-        for r in reports.iter_mut() {
-            filter.retain_new(&r.file, &mut r.findings);
-        }
-        baselined = filter.suppressed;
-    }
     let tty = std::io::stdout().is_terminal();
     let format = a
         .format
@@ -446,46 +465,65 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     let mut em = report::emitter_for(format, tty, &rules);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut tally = Tally::default();
+    let mut filter = baseline
+        .as_ref()
+        .map(|(b, root)| baseline::Filter::new(b, root.clone()));
+    // What a baseline to be written records: every finding, kept to the end.
+    let mut recorded: Vec<(String, crate::checks::Finding)> = Vec::new();
     // Paths that could not be walked are reported like unreadable objects.
-    let unwalked: Vec<engine::ObjectReport> = walk_errors
-        .into_iter()
-        .map(|(file, e)| engine::ObjectReport {
+    for (file, e) in walk_errors {
+        let r = engine::ObjectReport {
             file,
             error: Some(e),
             ..Default::default()
-        })
-        .collect();
-    let mut bad = 0;
-    let (mut nfind, mut nerr, mut nfunc, mut nobj) = (0usize, 0usize, 0usize, 0usize);
-    let mut incomplete = 0usize;
-    if reports.is_empty() && unwalked.is_empty() {
+        };
+        if tally.emit(&r, em.as_mut(), &mut out).is_err() {
+            return 2;
+        }
+    }
+    let mut failed = false;
+    engine::check_inputs_streaming(&inputs, &rules, &opts, &mut |reports| {
+        progress.inc(1);
+        for mut r in reports {
+            tally.reports += 1;
+            if a.write_baseline.is_some() {
+                recorded.extend(r.findings.iter().map(|f| (r.file.clone(), f.clone())));
+            }
+            if let Some(f) = filter.as_mut() {
+                f.retain_new(&r.file, &mut r.findings);
+            }
+            if !failed && tally.emit(&r, em.as_mut(), &mut out).is_err() {
+                failed = true;
+            }
+        }
+    });
+    progress.finish_and_clear();
+    if failed {
+        return 2;
+    }
+    if tally.reports == 0 && tally.bad == 0 {
         let paths: Vec<String> = a.paths.iter().map(|p| p.display().to_string()).collect();
         eprintln!("objlint: no objects found in {}", paths.join(", "));
         return 2;
     }
-    for r in unwalked.iter().chain(&reports) {
-        if let Some(e) = &r.error {
-            eprintln!("objlint: {}: {e}", r.file);
-            bad += 1;
-            // Formats that record failures (SARIF) see the report too.
-            if em.object(r, &mut out).is_err() {
-                return 2;
-            }
-            continue;
-        }
-        nobj += 1;
-        incomplete += usize::from(r.findings.iter().any(|f| f.cause.is_some()));
-        nfunc += r.functions;
-        nfind += r.findings.len();
-        nerr += r
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count();
-        if em.object(r, &mut out).is_err() {
+    if let Some(p) = &a.write_baseline {
+        let all = recorded.iter().map(|(file, f)| (file.as_str(), f));
+        if let Err(e) = Baseline::record(all, baseline::root_of(p).as_deref()).write(p) {
+            eprintln!("objlint: error: {e}");
             return 2;
         }
     }
+    let baselined = filter.map_or(0, |f| f.suppressed);
+    let Tally {
+        bad,
+        nfind,
+        nerr,
+        nfunc,
+        nobj,
+        incomplete,
+        ..
+    } = tally;
     if em.finish(&mut out).is_err() || out.flush().is_err() {
         return 2;
     }

@@ -118,22 +118,78 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
 
 /// Check all inputs, in parallel; reports come back in input order.
 pub fn check_inputs(inputs: &[Input], rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
-    check_inputs_with(inputs, rules, opts, &|| {})
+    let mut all = Vec::new();
+    check_inputs_streaming(inputs, rules, opts, &mut |r| all.extend(r));
+    all
 }
 
-/// `check_inputs`, calling `done` after each input (a progress bar).
-pub fn check_inputs_with(
+/// Check all inputs in parallel and hand each input's reports to `sink` in
+/// input order, as soon as it and every input before it are done (ripgrep's
+/// habit). Workers take inputs in order from one counter, so what waits for an
+/// earlier input is at most about one per worker: memory stays flat however
+/// many objects a run has. Each input's own work (archive members, sections,
+/// functions) is parallel inside it.
+pub fn check_inputs_streaming(
     inputs: &[Input],
     rules: &Rules,
     opts: &Options,
-    done: &(dyn Fn() + Sync),
-) -> Vec<ObjectReport> {
-    inputs
-        .par_iter()
-        .flat_map_iter(|i| {
-            let r = check_input(i, rules, opts);
-            done();
-            r
-        })
-        .collect()
+    sink: &mut dyn FnMut(Vec<ObjectReport>),
+) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<ObjectReport>)>();
+    // The body runs on the calling thread, which must not be a pool worker
+    // (it would hold one while it waits).
+    rayon::in_place_scope(|s| {
+        for _ in 0..rayon::current_num_threads().min(inputs.len()) {
+            let (tx, next) = (tx.clone(), &next);
+            s.spawn(move |_| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(inp) = inputs.get(i) else { break };
+                    if tx.send((i, check_input(inp, rules, opts))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut want = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&want) {
+                sink(r);
+                want += 1;
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reports reach the sink in input order, each input once, however the
+    /// workers finish.
+    #[test]
+    fn streaming_keeps_input_order() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+        let (mut inputs, _) = input::expand(&[root.join("core"), root.join("examples")]);
+        let once = inputs.clone();
+        for _ in 0..3 {
+            inputs.extend(once.iter().cloned());
+        }
+        assert!(inputs.len() > 40);
+        let rules = Rules::builtin();
+        let opts = Options::default();
+        let mut seen = Vec::new();
+        check_inputs_streaming(&inputs, &rules, &opts, &mut |r| {
+            // An archive's reports name its members: `lib.a(member.o)`.
+            let f = &r[0].file;
+            seen.push(f.split_once('(').map_or(f.as_str(), |p| p.0).to_string());
+        });
+        let want: Vec<String> = inputs.iter().map(|i| i.name()).collect();
+        assert_eq!(seen, want);
+    }
 }
