@@ -8,6 +8,7 @@ use crate::engine;
 use crate::input;
 use crate::report::{self, Format};
 use crate::rules::{Rules, Severity};
+use crate::timing::{self, Phase};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -233,6 +234,10 @@ pub struct CheckArgs {
     /// No summary line on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print where the run spent its time and memory, per phase and rule, on
+    /// stderr (thread time: with -j1 it adds up to the run).
+    #[arg(long)]
+    pub timings: bool,
     /// Objects or folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
@@ -418,7 +423,7 @@ impl Tally {
             eprintln!("objlint: {}: {e}", r.file);
             self.bad += 1;
             // Formats that record failures (SARIF) see the report too.
-            return em.object(r, out);
+            return timing::time(Phase::Output, || em.object(r, out));
         }
         self.nobj += 1;
         self.incomplete += usize::from(r.findings.iter().any(|f| f.cause.is_some()));
@@ -429,7 +434,7 @@ impl Tally {
             .iter()
             .filter(|f| f.severity == Severity::Error)
             .count();
-        em.object(r, out)
+        timing::time(Phase::Output, || em.object(r, out))
     }
 }
 
@@ -441,6 +446,9 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     };
     if let Err(e) = set_jobs(a.jobs) {
         return usage_error(&e);
+    }
+    if a.timings {
+        timing::enable();
     }
     let baseline = match &a.baseline {
         Some(p) => match Baseline::read(p) {
@@ -537,6 +545,16 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         eprintln!(
             "objlint: {nobj} objects, {nfunc} functions, {nfind} findings ({nerr} errors){base}, {incomplete} not fully checked, {bad} unreadable, {:.2}s",
             t0.elapsed().as_secs_f64()
+        );
+    }
+    if a.timings {
+        let ids = crate::checks::ids();
+        let rows = timing::rows(ids.len());
+        let _ = report::timings::write(
+            &mut std::io::stderr().lock(),
+            &rows,
+            &ids,
+            t0.elapsed().as_secs_f64(),
         );
     }
     if bad > 0 {

@@ -6,6 +6,7 @@ use crate::elf::{Machine, Object};
 use crate::input::{self, Input};
 use crate::model::Model;
 use crate::rules::Rules;
+use crate::timing::{self, Phase};
 use rayon::prelude::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -28,7 +29,7 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
         ..Default::default()
     };
     // The reader checks every offset it uses; the guard is for its bugs.
-    let obj = match catch_unwind(|| Object::parse(data)) {
+    let obj = match catch_unwind(|| timing::time(Phase::Read, || Object::parse(data))) {
         Ok(Ok(o)) => o,
         Ok(Err(e)) => {
             rep.error = Some(e.0);
@@ -44,10 +45,12 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
         return rep;
     }
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let model = Model::build(&obj, rules);
+        let model = timing::time(Phase::Model, || Model::build(&obj, rules));
         let cx = Ctx::new(&model, rules, opts);
         let mut findings = run_checks(&cx);
-        crate::source::annotate(&obj, &mut findings);
+        timing::time(Phase::Source, || {
+            crate::source::annotate(&obj, &mut findings)
+        });
         (model.functions.len(), findings)
     }));
     match result {
@@ -62,9 +65,11 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
 
 /// Run every enabled check over a model; findings sorted by place and rule.
 pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
+    // Each with its place in checks::all(), which names its timing.
     let checks: Vec<_> = checks::all()
         .into_iter()
-        .filter(|c| cx.opts.enabled(c.id()))
+        .enumerate()
+        .filter(|(_, c)| cx.opts.enabled(c.id()))
         .collect();
     let funcs = &cx.model.functions;
     let mut out: Vec<Finding> = funcs
@@ -72,14 +77,14 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
         .with_min_len(64)
         .flat_map_iter(|f| {
             let mut v = Vec::new();
-            for c in &checks {
-                c.check_function(cx, f, &mut v);
+            for &(i, c) in &checks {
+                timing::time(Phase::Rule(i), || c.check_function(cx, f, &mut v));
             }
             v
         })
         .collect();
-    for c in &checks {
-        c.check_object(cx, &mut out);
+    for &(i, c) in &checks {
+        timing::time(Phase::Rule(i), || c.check_object(cx, &mut out));
     }
     out.sort_by(|a, b| {
         (a.section_index, a.offset, a.rule, &a.message).cmp(&(
@@ -96,7 +101,7 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
 /// Check a file (all members of an archive).
 pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
     let name = inp.name();
-    let loaded = match input::load(&inp.path) {
+    let loaded = match timing::time(Phase::Read, || input::load(&inp.path)) {
         Ok(l) => l,
         Err(e) => {
             return vec![ObjectReport {

@@ -22,4 +22,5 @@ pub mod seal;
 pub mod source;
 pub mod stats;
 pub mod symdiff;
+pub mod timing;
 pub mod unwind;

@@ -724,3 +724,50 @@ fn libc_noreturn_calls_end_their_callers() {
         }
     }
 }
+
+/// `--timings` adds a table on stderr (every phase, each rule that ran,
+/// counted once per object or function) and changes nothing on stdout.
+#[test]
+fn timings_show_every_phase_and_leave_findings_alone() {
+    let args = ["check", "--format", "short", "-j", "1", "testdata/core"];
+    let plain = objlint(&root(), &args);
+    let timed = objlint(&root(), &[&args[..], &["--timings"]].concat());
+    assert_eq!(plain.stdout, timed.stdout);
+    assert_eq!(plain.status.code(), timed.status.code());
+    let err = text(&timed.stderr);
+    let objects = objects_in(&core_dir()).len();
+    for phase in [
+        "read",
+        "decode",
+        "model",
+        "walk",
+        "speculation pass",
+        "output",
+        "rules",
+    ] {
+        assert!(
+            err.lines().any(|l| l.starts_with(phase)),
+            "{phase} missing:\n{err}"
+        );
+    }
+    // Each object is walked once; a rule runs once per function and once
+    // per object.
+    let calls = |name: &str| -> u64 {
+        let l = err
+            .lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap();
+        let f: Vec<&str> = l.split_whitespace().collect();
+        f[f.len() - 2].parse().unwrap()
+    };
+    assert!(calls("walk") as usize >= objects, "{err}");
+    let functions: u64 = text(&plain.stderr)
+        .split(" functions")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(calls("fallthrough"), functions + objects as u64, "{err}");
+    assert!(!text(&plain.stderr).contains("thread s"));
+}

@@ -28,6 +28,7 @@ pub mod unwind_tables;
 use crate::config::Options;
 use crate::model::{Function, Model};
 use crate::rules::{Rules, Severity};
+use crate::timing::{self, Phase};
 use serde::Serialize;
 
 /// A referenced location a finding is about (a call or reference target).
@@ -117,12 +118,14 @@ impl<'a> Ctx<'a> {
 impl Ctx<'_> {
     /// The flow walk's results, computed on first use.
     pub fn flow(&self) -> &flow::Facts {
-        self.flow.get_or_init(|| flow::analyze(self, false))
+        self.flow
+            .get_or_init(|| timing::time(Phase::Walk, || flow::analyze(self, false)))
     }
 
     /// The speculation rules' one pass, computed on first use.
     pub fn speculation(&self) -> &speculation::Facts {
-        self.speculation.get_or_init(|| speculation::analyze(self))
+        self.speculation
+            .get_or_init(|| timing::time(Phase::Speculation, || speculation::analyze(self)))
     }
 
     /// A finding at a place, with symbol and disassembly context filled in.

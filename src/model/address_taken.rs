@@ -93,8 +93,11 @@ pub struct AddressTaken {
 impl Model<'_> {
     /// The address-taken facts of this object, built on first use.
     pub fn address_taken(&self, rules: &LandingPadRules) -> &AddressTaken {
-        self.landing
-            .get_or_init(|| AddressTaken::build(self, rules))
+        self.landing.get_or_init(|| {
+            crate::timing::time(crate::timing::Phase::Model, || {
+                AddressTaken::build(self, rules)
+            })
+        })
     }
 }
 

@@ -118,7 +118,9 @@ impl JumpTables {
 impl Model<'_> {
     /// The switch tables of this object, built on first use.
     pub fn jump_tables(&self) -> &JumpTables {
-        self.jump_tables.get_or_init(|| JumpTables::build(self))
+        self.jump_tables.get_or_init(|| {
+            crate::timing::time(crate::timing::Phase::Model, || JumpTables::build(self))
+        })
     }
 }
 

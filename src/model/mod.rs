@@ -578,8 +578,11 @@ impl<'a> Model<'a> {
             .sections
             .par_iter()
             .map(|s| {
-                s.is_exec()
-                    .then(|| decode_section(obj, dec, s.index, &cuts[s.index], &starts))
+                s.is_exec().then(|| {
+                    crate::timing::time(crate::timing::Phase::Decode, || {
+                        decode_section(obj, dec, s.index, &cuts[s.index], &starts)
+                    })
+                })
             })
             .collect();
         alts.mark_uaccess_exclusive(&code);

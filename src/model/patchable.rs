@@ -182,8 +182,11 @@ pub fn layout(model: &Model, rules: &PatchableRules) -> LayoutSummary {
 impl Model<'_> {
     /// The patch sites and kCFI hashes of this object, built on first use.
     pub fn patchable(&self, rules: &PatchableRules) -> &Patchable {
-        self.patchable
-            .get_or_init(|| Patchable::analyze(self, rules))
+        self.patchable.get_or_init(|| {
+            crate::timing::time(crate::timing::Phase::Model, || {
+                Patchable::analyze(self, rules)
+            })
+        })
     }
 }
 

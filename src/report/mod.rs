@@ -6,6 +6,7 @@ pub mod lsp;
 pub mod sarif;
 pub mod short;
 pub mod stats;
+pub mod timings;
 
 use crate::engine::ObjectReport;
 use std::io::{self, Write};
