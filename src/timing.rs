@@ -98,10 +98,16 @@ fn charge(slot: usize, from: Instant, to: Instant) {
 }
 
 /// Run `f` as phase `p`.
+#[inline]
 pub fn time<T>(p: Phase, f: impl FnOnce() -> T) -> T {
     if !enabled() {
         return f();
     }
+    timed(p, f)
+}
+
+#[inline(never)]
+fn timed<T>(p: Phase, f: impl FnOnce() -> T) -> T {
     let slot = p.slot();
     let start = Instant::now();
     OPEN.with(|o| {

@@ -1806,9 +1806,9 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
     let frame = &p.frame;
     let sites: Vec<(u64, u64)> = m
         .alts
-        .sites
+        .sites_overlapping(f.section, f.start, f.end)
         .iter()
-        .filter(|s| s.section == f.section && s.end > f.start && s.start < f.end)
+        .filter(|s| s.end > f.start)
         .map(|s| (s.start, s.end))
         .collect();
     let mut orc_done = p.orc.is_none();

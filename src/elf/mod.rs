@@ -221,18 +221,21 @@ fn read_cstr(table: &Section, data: &[u8], idx: u64, budget: &mut u64) -> Result
         return Ok(String::new());
     }
     let s = &data[start as usize..end as usize];
-    let what = match table.name.as_str() {
+    // Named only when there is an error: this runs once per symbol.
+    let what = || match table.name.as_str() {
         "" => format!("section {} (the section names)", table.index),
         name => format!("section {} ({name})", table.index),
     };
     let Some(n) = memchr::memchr(0, s) else {
         return err(format!(
-            "string table {what} is not NUL-terminated (the name at {idx:#x} runs to its end)"
+            "string table {} is not NUL-terminated (the name at {idx:#x} runs to its end)",
+            what()
         ));
     };
     *budget = budget.checked_sub(n as u64).ok_or_else(|| {
         ElfError(format!(
-            "the names of string table {what} add up to more than 4 times the file's size"
+            "the names of string table {} add up to more than 4 times the file's size",
+            what()
         ))
     })?;
     Ok(String::from_utf8_lossy(&s[..n]).into_owned())

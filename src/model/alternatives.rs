@@ -216,6 +216,21 @@ impl Alternatives {
         Some(&self.sites[i])
     }
 
+    /// The sites whose original ranges overlap `start..end` of a section,
+    /// found by search (sites are sorted by start and do not overlap).
+    pub fn sites_overlapping(&self, section: usize, start: u64, end: u64) -> &[AltSite] {
+        let mut lo = self
+            .sites
+            .partition_point(|s| (s.section, s.start) < (section, start));
+        while lo > 0 && self.sites[lo - 1].section == section && self.sites[lo - 1].end > start {
+            lo -= 1;
+        }
+        let hi = self
+            .sites
+            .partition_point(|s| (s.section, s.start) < (section, end));
+        &self.sites[lo..hi.max(lo)]
+    }
+
     /// The site whose original range holds a place.
     pub fn site_containing(&self, section: usize, offset: u64) -> Option<&AltSite> {
         let i = self
