@@ -892,8 +892,24 @@ impl<'a> Model<'a> {
         seen
     }
 
-    /// Whether some path through `f` may return to its caller.
+    /// Whether some path through `f` may return to its caller. A return
+    /// instruction anywhere in its own range counts, reached or not (as
+    /// objtool's `dead_end_function`): one no path reaches is entered some way
+    /// the walk does not see (vmlinux.o's `__efi64_thunk` comes back from
+    /// 32-bit code by a far jump to its `ret`).
     fn may_return(&self, f: &Function) -> bool {
+        if let Some(code) = self.section_code(f.section)
+            && self.insn_range(f).any(|i| {
+                let ins = &code.insns[i];
+                ins.kind == Kind::Return
+                    || (ins.kind == Kind::Jump
+                        && self
+                            .dest_sym(code.dest(i))
+                            .is_some_and(|s| self.is_return_thunk_sym(s)))
+            })
+        {
+            return true;
+        }
         let mut v = walk::MayReturn::new(self, f);
         walk::Walker::new(self).walk(f, (), &mut v);
         // Nothing reached: no instruction at the entry.
