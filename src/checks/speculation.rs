@@ -154,7 +154,15 @@ fn detect(cx: &Ctx) -> Build {
                         ));
                     }
                 }
-                Kind::Return | Kind::IndirectJump => {
+                // Annotated places are hand-written code (the thunks) that
+                // ends in a barrier whatever the build: they would outvote
+                // the compiler's code in a linked whole.
+                Kind::Return | Kind::IndirectJump
+                    if !m
+                        .special()
+                        .at(sec, i, ins.offset())
+                        .is_some_and(|mk| mk.retpoline_safe) =>
+                {
                     bare += 1;
                     hardened += usize::from(m.sls_hardened(sec, i));
                 }

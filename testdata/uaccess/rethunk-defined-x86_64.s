@@ -52,6 +52,42 @@ __x86_indirect_thunk_rax:
 3:	ret
 	int3
 
+# More thunks, as retpoline.S has one per register: each ends in `ret;
+# int3` whatever the build, and is annotated so. They say nothing about
+# whether the build is SLS-hardened (it is not: the bare returns and
+# indirect jumps of the code below have no int3).
+	.globl	__x86_indirect_thunk_rcx
+__x86_indirect_thunk_rcx:
+	.pushsection .discard.intra_function_calls
+	.long	4f - .
+	.popsection
+4:	call	1f
+2:	pause
+	lfence
+	jmp	2b
+1:	mov	%rcx, (%rsp)
+	.pushsection .discard.retpoline_safe
+	.long	3f - .
+	.popsection
+3:	ret
+	int3
+
+	.globl	__x86_indirect_thunk_rdx
+__x86_indirect_thunk_rdx:
+	.pushsection .discard.intra_function_calls
+	.long	4f - .
+	.popsection
+4:	call	1f
+2:	pause
+	lfence
+	jmp	2b
+1:	mov	%rdx, (%rsp)
+	.pushsection .discard.retpoline_safe
+	.long	3f - .
+	.popsection
+3:	ret
+	int3
+
 # Leaves noinstr only by returning.
 	.section .noinstr.text,"ax"
 	.globl	noinstr_ret
