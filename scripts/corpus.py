@@ -108,7 +108,7 @@ def objlint_json(binary, args, paths, cwd=None):
         print(r.stderr, file=sys.stderr)
     records = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
     findings = [f for f in records if f.get("type") == "finding"]
-    m = re.search(r"(\d+) objects, (\d+) functions", r.stderr)
+    m = re.search(r"(\d+) objects?, (\d+) functions?", r.stderr)
     return findings, (int(m[1]), int(m[2])) if m else (0, 0)
 
 

@@ -109,7 +109,7 @@ echo "== make ONLY_OK=1 (the clean module alone): must pass"
 if ! mk ONLY_OK=1 2>&1 | tee ok.log; then
   fail "the build of the clean module failed"
 fi
-grep -q 'objlint: 1 objects, .* 0 findings' ok.log || fail "objlint's summary for the clean module is missing"
+grep -q 'objlint: 1 object, .* 0 findings' ok.log || fail "objlint's summary for the clean module is missing"
 
 echo "== make (adds objlint_bad.ko): must fail on objlint's finding"
 if mk 2>&1 | tee all.log; then

@@ -231,6 +231,10 @@ pub struct CheckArgs {
     /// Record the current findings as a baseline file.
     #[arg(long)]
     pub write_baseline: Option<PathBuf>,
+    /// Colour in human output: auto (on a terminal, unless NO_COLOR is set or
+    /// TERM=dumb; CLICOLOR_FORCE forces it), always, never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: report::ColorWhen,
     /// No summary line on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -470,7 +474,8 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     let format = a
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
-    let mut em = report::emitter_for(format, tty, &rules);
+    let color = report::color_choice(a.color, tty) != report::ColorChoice::Never;
+    let mut em = report::emitter_for(format, color, &rules);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut tally = Tally::default();
@@ -543,7 +548,11 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             String::new()
         };
         eprintln!(
-            "objlint: {nobj} objects, {nfunc} functions, {nfind} findings ({nerr} errors){base}, {incomplete} not fully checked, {bad} unreadable, {:.2}s",
+            "objlint: {}, {}, {} ({}){base}, {incomplete} not fully checked, {bad} unreadable, {:.2}s",
+            count(nobj, "object"),
+            count(nfunc, "function"),
+            count(nfind, "finding"),
+            count(nerr, "error"),
             t0.elapsed().as_secs_f64()
         );
     }
@@ -564,6 +573,11 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     } else {
         0
     }
+}
+
+/// `1 object`, `2 objects`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 fn run_rules(explain: Option<String>) -> i32 {

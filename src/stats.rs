@@ -318,6 +318,10 @@ pub fn totals(objs: &[ObjectStats]) -> Vec<(Machine, PadStats)> {
 }
 
 pub fn run(a: &StatsArgs) -> i32 {
+    let formats = [Format::Human, Format::Short, Format::Json];
+    if let Err(e) = report::require_format("stats", a.format, &formats) {
+        return usage_error(&e);
+    }
     if let Err(e) = crate::cli::set_jobs(a.jobs) {
         return usage_error(&e);
     }

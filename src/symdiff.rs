@@ -286,7 +286,8 @@ pub fn run(a: &SymdiffArgs) -> i32 {
     let format = a
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
-    let mut em = report::emitter(format, tty);
+    let color = report::color_choice(report::ColorWhen::Auto, tty) != report::ColorChoice::Never;
+    let mut em = report::emitter(format, color);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if em.object(&rep, &mut out).is_err() || em.finish(&mut out).is_err() || out.flush().is_err() {

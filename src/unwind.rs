@@ -382,6 +382,12 @@ fn read(path: &std::path::Path) -> Result<crate::input::Loaded, String> {
 
 /// `objlint unwind`.
 pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
+    use crate::report::Format;
+    // Anything but json is the text report.
+    let formats = [Format::Human, Format::Short, Format::Json];
+    if let Err(e) = crate::report::require_format("unwind", a.format, &formats) {
+        return crate::cli::usage_error(&e);
+    }
     let fail = |p: &std::path::Path, e: &dyn std::fmt::Display| {
         eprintln!("objlint: {}: {e}", p.display());
         2

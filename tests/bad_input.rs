@@ -196,7 +196,7 @@ fn symbols_outside_their_section_are_read() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(matches!(out.status.code(), Some(0 | 1)), "{name}: {err}");
         assert!(
-            err.contains("1 objects") && err.contains(" 0 unreadable"),
+            err.contains("objlint: 1 object, ") && err.contains(" 0 unreadable"),
             "{name}: {err}"
         );
         let s = String::from_utf8(out.stdout).unwrap();
@@ -569,6 +569,7 @@ fn check_all_formats(
         objlint::report::Format::Json,
         objlint::report::Format::Human,
         objlint::report::Format::Sarif,
+        objlint::report::Format::Objtool,
     ] {
         if format == objlint::report::Format::Sarif && !sarif {
             continue;
@@ -772,8 +773,10 @@ fn crafted_inputs_stay_bounded() {
     let summary = err.lines().last().unwrap();
     let objects = 50 + cases.len() - unreadable;
     assert!(
-        summary.starts_with(&format!("objlint: {objects} objects, "))
-            && summary.contains(&format!(" {unreadable} unreadable")),
+        summary.starts_with(&format!(
+            "objlint: {objects} object{}, ",
+            if objects == 1 { "" } else { "s" }
+        )) && summary.contains(&format!(" {unreadable} unreadable")),
         "{summary}"
     );
     // Thousands of dispatches through shared arm64 switch tables: 20,000

@@ -285,7 +285,10 @@ fn directory_walk_finds_every_object_in_order() {
     assert_eq!(text(&out.stdout), want);
     let err = text(&out.stderr);
     assert!(
-        err.starts_with(&format!("objlint: {members} objects, ")),
+        err.starts_with(&format!(
+            "objlint: {members} object{}, ",
+            if members == 1 { "" } else { "s" }
+        )),
         "{err}"
     );
     assert!(err.contains(" 0 unreadable"), "{err}");

@@ -227,7 +227,7 @@ fn the_summary_and_sarif_say_what_was_not_checked() {
     assert_eq!(out.status.code(), Some(0), "a warning: the build goes on");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("1 findings (0 errors), 1 not fully checked, 0 unreadable"),
+        err.contains("1 finding (0 errors), 1 not fully checked, 0 unreadable"),
         "{err}"
     );
     let out = run(&dir, &["check", "--format", "sarif", "x86-undecodable.o"]);

@@ -310,3 +310,56 @@ fn damaged_dwarf_does_not_panic() {
         }
     }
 }
+
+/// Vim's quickfix, with its default errorformat, reads `short` output as
+/// compiler errors: each finding becomes a valid entry at its source line and
+/// column, in the source file (found beside the object).
+#[test]
+fn vim_quickfix_reads_short_output() {
+    let vim = Path::new("/usr/bin/vim");
+    if !vim.exists() {
+        eprintln!("note: no /usr/bin/vim, quickfix test skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("findings.txt");
+    let res_file = dir.path().join("quickfix.txt");
+    let out = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "testdata/examples/fallthrough-dwarf.o",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    std::fs::write(&out_file, &out.stdout).unwrap();
+    let status = Command::new(vim)
+        .args(["-Nu", "NONE", "-i", "NONE", "-es"])
+        .arg("-c")
+        .arg(format!("cgetfile {}", out_file.display()))
+        .arg("-c")
+        .arg(format!("redir! > {}", res_file.display()))
+        .args([
+            "-c",
+            "for e in getqflist() | echo bufname(e.bufnr) e.lnum e.col e.valid | endfor",
+            "-c",
+            "redir END",
+            "-c",
+            "qa!",
+        ])
+        .env("HOME", dir.path())
+        .stdin(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "vim: {status}");
+    let res = std::fs::read_to_string(&res_file).unwrap();
+    let entries: Vec<&str> = res.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(
+        entries,
+        [
+            "testdata/examples/fall.c 8 3 1",
+            "testdata/examples/die.h 11 3 1"
+        ],
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -258,3 +258,35 @@ fn x86_agrees_with_objtool() {
     // The objtool outputs are committed: the comparison always runs.
     assert!(compared >= 11, "only {compared} objtool outputs found");
 }
+
+/// `--format objtool` writes objtool's own lines: on the fixtures where each
+/// symbol has one finding (objtool warns once per symbol), the same bytes as
+/// objtool's output, with the flags of [`x86_agrees_with_objtool`].
+#[test]
+fn format_objtool_is_objtools_lines() {
+    for o in [
+        "x86/reach.o",
+        "x86/reach-df.o",
+        "x86/reach-intra.o",
+        "x86/retpoline-module.o",
+    ] {
+        let rules = if o.contains("/reach") {
+            vec!["--enable", WALK_RULES]
+        } else {
+            vec!["--mitigations", RULES, "--enable", RULES]
+        };
+        let mut args = vec!["check", "--format", "objtool", "-q"];
+        args.extend(rules);
+        args.push(o);
+        let (out, code) = objlint(&args);
+        assert!(matches!(code, Some(0 | 1)), "{o}");
+        let truth = std::fs::read_to_string(dir().join(o.replace(".o", ".objtool"))).unwrap();
+        let sorted = |t: &str| {
+            let mut v: Vec<String> = t.lines().map(String::from).collect();
+            v.sort();
+            v
+        };
+        assert!(!truth.is_empty(), "{o}");
+        assert_eq!(sorted(&out), sorted(&truth), "{o}");
+    }
+}

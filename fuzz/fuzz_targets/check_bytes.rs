@@ -22,7 +22,13 @@ fuzz_target!(|data: &[u8]| {
         assert!(!e.contains("internal error"), "{e}");
         return;
     }
-    for format in [Format::Short, Format::Json, Format::Human, Format::Sarif] {
+    for format in [
+        Format::Short,
+        Format::Json,
+        Format::Human,
+        Format::Sarif,
+        Format::Objtool,
+    ] {
         let mut out = Vec::new();
         let mut em = emitter_for(format, false, rules());
         em.object(&rep, &mut out).unwrap();

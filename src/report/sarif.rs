@@ -179,8 +179,7 @@ impl Sarif {
         let mut locations = Vec::new();
         if let Some(s) = &f.source {
             // The file as found from here (like the object's path), else as DWARF names it.
-            let path = crate::source::find_on_disk(&rep.file, &s.file)
-                .map_or_else(|| s.file.clone(), |p| p.to_string_lossy().into_owned());
+            let path = super::source_file_from_here(&rep.file, &s.file);
             let src = self.artifact(&path, "resultFile");
             let mut region = json!({ "startLine": s.line });
             if s.column > 0 {

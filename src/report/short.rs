@@ -1,8 +1,11 @@
-//! `file: sym+0xoff: severity: message [rule]`, one line per finding, as
-//! compilers print, so editors' error parsers and build logs work. When DWARF
-//! maps the site to a source line, ` (file:line:column)` follows `[rule]`.
+//! One line per finding, as compilers print, so editors' error parsers (Vim's
+//! quickfix with its default errorformat, Emacs compilation-mode) and build
+//! logs work. When DWARF maps the site to a source line the line leads with it
+//! and the object place follows in parentheses:
+//! `src.c:line:column: severity: message [rule] (file: sym+0xoff)`;
+//! otherwise `file: sym+0xoff: severity: message [rule]`.
 
-use super::{Emitter, location};
+use super::{Emitter, location, source_position_from_here};
 use crate::engine::ObjectReport;
 use std::io::{self, Write};
 
@@ -12,17 +15,13 @@ impl Emitter for Short {
     fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()> {
         for f in &rep.findings {
             let loc = location(f.symbol.as_deref(), f.symbol_offset, &f.section, f.offset);
-            write!(
-                w,
-                "{}: {loc}: {}: {} [{}]",
-                rep.file,
-                f.severity.name(),
-                f.message,
-                f.rule
-            )?;
+            let (sev, msg, rule) = (f.severity.name(), &f.message, f.rule);
             match &f.source {
-                Some(s) => writeln!(w, " ({})", super::source_position(s))?,
-                None => writeln!(w)?,
+                Some(s) => {
+                    let pos = source_position_from_here(&rep.file, s);
+                    writeln!(w, "{pos}: {sev}: {msg} [{rule}] ({}: {loc})", rep.file)?
+                }
+                None => writeln!(w, "{}: {loc}: {sev}: {msg} [{rule}]", rep.file)?,
             }
         }
         Ok(())
