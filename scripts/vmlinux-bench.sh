@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# One whole kernel: objlint against objtool on a full vmlinux.o as objtool saw
+# it (kbuild's vmlinux.o.pre-objtool.o and its recorded vmlinux.o arguments,
+# plus --dry-run), same cores, alternating rounds, median wall time and peak
+# RSS; objlint -j1 vs -jN on this one object; findings of both; objlint's time
+# and memory per phase (check --timings).
+#
+# Usage: scripts/vmlinux-bench.sh [--build] [CONFIG] [ROUNDS] [JOBS]
+#   CONFIG  x86-gcc (default) | x86-clang-kcfi | arm64-clang-kcfi (no objtool: objlint alone)
+#   --build build the tree first if it has no vmlinux.o (about 30 min on 2 cores):
+#           DIRS=vmlinux ../shared/corpus/build-kernel-objects.sh CONFIG $OBJCORPUS/kbuild-vmlinux
+# Trees live in ${OBJCORPUS:-$HOME/.cache/objcorpus}/kbuild-vmlinux/CONFIG.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=0
+if [ "${1:-}" = --build ]; then BUILD=1; shift; fi
+CONFIG=${1:-x86-gcc}
+ROUNDS=${2:-3}
+JOBS=${3:-$(nproc)}
+C=${OBJCORPUS:-$HOME/.cache/objcorpus}
+T=$C/kbuild-vmlinux
+D=$T/$CONFIG
+PRE=$D/vmlinux.o.pre-objtool.o
+[ -f "$PRE" ] || PRE=$D/vmlinux.o
+if [ ! -f "$PRE" ]; then
+  if [ $BUILD = 1 ]; then
+    DIRS=vmlinux ../shared/corpus/build-kernel-objects.sh "$CONFIG" "$T"
+    PRE=$D/vmlinux.o.pre-objtool.o
+    [ -f "$PRE" ] || PRE=$D/vmlinux.o
+  else
+    echo "no vmlinux.o in $D (run with --build, about 30 min on 2 cores)" >&2
+    exit 2
+  fi
+fi
+cargo build --release --quiet --bin objlint
+OBJLINT=$PWD/target/release/objlint
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+# objtool writes into the object without --dry-run; both read this copy.
+cp "$PRE" "$WORK/vmlinux.o"
+OBJTOOL=""
+ARGS=""
+if [ -x "$D/tools/objtool/objtool.real" ] && [ -f "$D/objtool-invocations.tsv" ]; then
+  OBJTOOL=$D/tools/objtool/objtool.real
+  ARGS=$(awk -F'\t' '$1 ~ /(^|\/)vmlinux\.o$/ { print $2 }' "$D/objtool-invocations.tsv" | tail -1 | sed 's/ *[^ ]*vmlinux\.o$//')
+fi
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "input: $PRE ($(du -m "$PRE" | cut -f1) MB)"
+[ -n "$OBJTOOL" ] && echo "objtool arguments: $ARGS --dry-run"
+
+measure() { # label cmd... -> "label wall_s maxrss_kb"
+  local label=$1; shift
+  local t; t=$(mktemp)
+  /usr/bin/time -f "%e %M" "$@" >/dev/null 2>"$t" || true
+  echo "$label $(tail -1 "$t")"
+  rm -f "$t"
+}
+RES=$WORK/results
+for r in $(seq "$ROUNDS"); do
+  [ -n "$OBJTOOL" ] && measure objtool "$OBJTOOL" $ARGS --dry-run "$WORK/vmlinux.o" | tee -a "$RES"
+  measure "objlint-j$JOBS" "$OBJLINT" check -q --link -j "$JOBS" --format short "$WORK/vmlinux.o" | tee -a "$RES"
+  measure objlint-j1 "$OBJLINT" check -q --link -j 1 --format short "$WORK/vmlinux.o" | tee -a "$RES"
+done
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+stat() { # label column
+  awk -v l="$1" -v c="$2" '$1 == l { print $c }' "$RES" | median
+}
+lint=$(stat "objlint-j$JOBS" 2); lint1=$(stat objlint-j1 2); lrss=$(stat "objlint-j$JOBS" 3)
+echo
+echo "median of $ROUNDS:"
+echo "  objlint -j$JOBS: ${lint} s, $((lrss / 1024)) MiB; -j1 ${lint1} s (-j1 -> -j$JOBS $(echo "$lint1 / $lint" | bc -l | cut -c1-4)x)"
+if [ -n "$OBJTOOL" ]; then
+  tool=$(stat objtool 2); trss=$(stat objtool 3)
+  echo "  objtool: ${tool} s, $((trss / 1024)) MiB"
+  echo "  objlint $(echo "$tool / $lint" | bc -l | cut -c1-5)x faster, RSS $(echo "$lrss / $trss" | bc -l | cut -c1-4) of objtool's"
+  echo
+  echo "objtool's warnings:"
+  "$OBJTOOL" $ARGS --dry-run "$WORK/vmlinux.o" 2>&1 | sed 's/^/  /' | head -50 || true
+fi
+echo
+echo "objlint's findings:"
+"$OBJLINT" check --link -j "$JOBS" --format short "$WORK/vmlinux.o" 2>&1 | sed 's/^/  /' | head -50 || true
+echo
+echo "objlint per phase, -j1 (thread time adds up to the run):"
+"$OBJLINT" check -q --link -j 1 --timings --format short "$WORK/vmlinux.o" 2>&1 >/dev/null | sed 's/^/  /'
