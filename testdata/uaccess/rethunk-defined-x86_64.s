@@ -33,60 +33,34 @@ its_return_thunk:
 1:	ret
 	int3
 
+# One retpoline thunk per register, as retpoline.S's THUNK macro: each ends
+# in `ret; int3` whatever the build, and is annotated so. They say nothing
+# about whether the build is SLS-hardened (it is not: the bare returns and
+# indirect jumps of the code below have no int3).
+	.macro	THUNK reg
+	.globl	__x86_indirect_thunk_\reg
+__x86_indirect_thunk_\reg:
+	.pushsection .discard.intra_function_calls
+	.long	4f - .
+	.popsection
+4:	call	1f
+2:	pause
+	lfence
+	jmp	2b
+1:	mov	%\reg, (%rsp)
+	.pushsection .discard.retpoline_safe
+	.long	3f - .
+	.popsection
+3:	ret
+	int3
+	.endm
+
 	.text
 	.globl	__x86_indirect_thunk_array
 __x86_indirect_thunk_array:
-	.globl	__x86_indirect_thunk_rax
-__x86_indirect_thunk_rax:
-	.pushsection .discard.intra_function_calls
-	.long	4f - .
-	.popsection
-4:	call	1f
-2:	pause
-	lfence
-	jmp	2b
-1:	mov	%rax, (%rsp)
-	.pushsection .discard.retpoline_safe
-	.long	3f - .
-	.popsection
-3:	ret
-	int3
-
-# More thunks, as retpoline.S has one per register: each ends in `ret;
-# int3` whatever the build, and is annotated so. They say nothing about
-# whether the build is SLS-hardened (it is not: the bare returns and
-# indirect jumps of the code below have no int3).
-	.globl	__x86_indirect_thunk_rcx
-__x86_indirect_thunk_rcx:
-	.pushsection .discard.intra_function_calls
-	.long	4f - .
-	.popsection
-4:	call	1f
-2:	pause
-	lfence
-	jmp	2b
-1:	mov	%rcx, (%rsp)
-	.pushsection .discard.retpoline_safe
-	.long	3f - .
-	.popsection
-3:	ret
-	int3
-
-	.globl	__x86_indirect_thunk_rdx
-__x86_indirect_thunk_rdx:
-	.pushsection .discard.intra_function_calls
-	.long	4f - .
-	.popsection
-4:	call	1f
-2:	pause
-	lfence
-	jmp	2b
-1:	mov	%rdx, (%rsp)
-	.pushsection .discard.retpoline_safe
-	.long	3f - .
-	.popsection
-3:	ret
-	int3
+	THUNK	rax
+	THUNK	rcx
+	THUNK	rdx
 
 # Leaves noinstr only by returning.
 	.section .noinstr.text,"ax"
