@@ -115,7 +115,12 @@ echo "== make (adds objlint_bad.ko): must fail on objlint's finding"
 if mk 2>&1 | tee all.log; then
   fail "the build passed although objlint_bad.ko falls through"
 fi
-grep -q "objlint_bad.ko: objlint_bad_scale+0x[0-9a-f]*: error: .*falls through.*\[fallthrough\]" all.log ||
+# A finding reads `OBJ: SYM+OFF: error: ...`, or with DWARF
+# `SRC:LINE:COL: error: ... [rule] (OBJ: SYM+OFF)`.
+finding() { # object-file log
+  grep -Eq "$1: objlint_bad_scale\+0x[0-9a-f]*: error: .*falls through.*\[fallthrough\]|error: .*falls through.*\[fallthrough\] \(.*$1: objlint_bad_scale\+0x[0-9a-f]*\)" "$2"
+}
+finding objlint_bad.ko all.log ||
   fail "no fallthrough finding for objlint_bad.ko"
 grep -q '^make: \*\*\* \[Makefile:[0-9]*: modules\] Error 1$' all.log ||
   fail "make did not stop on objlint's exit status 1"
@@ -130,7 +135,7 @@ echo "== make check-objects: must fail on objlint_bad.o only"
 if mk check-objects 2>&1 | tee objects.log; then
   fail "check-objects passed"
 fi
-grep -q "objlint_bad.o: objlint_bad_scale+0x[0-9a-f]*: error: .*\[fallthrough\]" objects.log ||
+finding objlint_bad.o objects.log ||
   fail "no fallthrough finding for objlint_bad.o"
 if grep -q 'objlint_ok.o:' objects.log; then fail "a finding on the clean module's object"; fi
 
