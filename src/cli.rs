@@ -588,13 +588,14 @@ fn run_rules(explain: Option<String>) -> i32 {
             Some(d) => {
                 let _ = writeln!(
                     out,
-                    "{} ({}; default {})\n\n{}\n\n## What it does\n{}\n## Why it matters\n{}",
+                    "{} ({}; default {})\n\n{}\n\n## What it does\n{}\n## Why it matters\n{}\n## How to fix\n{}\n",
                     d.id,
                     d.arch.join(", "),
                     d.severity.name(),
                     d.summary,
                     d.what.trim_start(),
-                    d.why.trim_start()
+                    d.why.trim_start(),
+                    d.fix.trim()
                 );
                 if !d.example.is_empty() {
                     let _ = writeln!(out, "## Example\n{}", d.example.trim_start_matches('\n'));
