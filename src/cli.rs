@@ -1,5 +1,6 @@
 //! Command-line arguments and dispatch. Exit status: 0 clean, 1 findings at
-//! error level, 2 unreadable input or bad usage.
+//! error level (or warning level under `--deny-warnings`), 2 unreadable input
+//! or bad usage.
 
 use crate::baseline::{self, Baseline};
 use crate::config::{ConfigFile, Mitigations, Options};
@@ -231,6 +232,9 @@ pub struct CheckArgs {
     /// Record the current findings as a baseline file.
     #[arg(long)]
     pub write_baseline: Option<PathBuf>,
+    /// Exit 1 on findings at warning level too, not only on errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
     /// Colour in human output: auto (on a terminal, unless NO_COLOR is set or
     /// TERM=dumb; CLICOLOR_FORCE forces it), always, never.
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
@@ -372,6 +376,8 @@ pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
         opts.patchable = Some((m, n));
     }
     opts.link |= a.link;
+    // The flag can only turn it on: a config's `deny_warnings = false` does not win.
+    opts.deny_warnings |= a.deny_warnings;
     opts.arch = match a.arch {
         ArchArg::Auto => None,
         ArchArg::X86_64 => Some(Machine::X86_64),
@@ -411,6 +417,7 @@ struct Tally {
     bad: usize,
     nfind: usize,
     nerr: usize,
+    nwarn: usize,
     nfunc: usize,
     nobj: usize,
     incomplete: usize,
@@ -437,6 +444,11 @@ impl Tally {
             .findings
             .iter()
             .filter(|f| f.severity == Severity::Error)
+            .count();
+        self.nwarn += r
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
             .count();
         timing::time(Phase::Output, || em.object(r, out))
     }
@@ -532,6 +544,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         bad,
         nfind,
         nerr,
+        nwarn,
         nfunc,
         nobj,
         incomplete,
@@ -568,7 +581,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     }
     if bad > 0 {
         2
-    } else if nerr > 0 && a.write_baseline.is_none() {
+    } else if (nerr > 0 || (opts.deny_warnings && nwarn > 0)) && a.write_baseline.is_none() {
         1
     } else {
         0
@@ -588,13 +601,14 @@ fn run_rules(explain: Option<String>) -> i32 {
             Some(d) => {
                 let _ = writeln!(
                     out,
-                    "{} ({}; default {})\n\n{}\n\n## What it does\n{}\n## Why it matters\n{}",
+                    "{} ({}; default {})\n\n{}\n\n## What it does\n{}\n## Why it matters\n{}\n## How to fix\n{}\n",
                     d.id,
                     d.arch.join(", "),
                     d.severity.name(),
                     d.summary,
                     d.what.trim_start(),
-                    d.why.trim_start()
+                    d.why.trim_start(),
+                    d.fix.trim()
                 );
                 if !d.example.is_empty() {
                     let _ = writeln!(out, "## Example\n{}", d.example.trim_start_matches('\n'));

@@ -26,6 +26,8 @@ pub struct Options {
     /// The speculation mitigations objects are built with
     /// (`--mitigations`); detected per object when `None`.
     pub mitigations: Option<Mitigations>,
+    /// Findings at warning level fail the run (exit 1) as errors do.
+    pub deny_warnings: bool,
 }
 
 /// Speculation mitigations a build uses (the retpoline, rethunk and sls rules).
@@ -130,6 +132,9 @@ pub struct ConfigFile {
     /// Folder with rule files replacing the built-in ones.
     #[serde(default)]
     pub rules_dir: Option<PathBuf>,
+    /// Warning-level findings make the exit status 1 (`--deny-warnings`).
+    #[serde(default)]
+    pub deny_warnings: Option<bool>,
 }
 
 impl ConfigFile {
@@ -179,6 +184,9 @@ impl ConfigFile {
         }
         if let Some(l) = self.link {
             opts.link = l;
+        }
+        if let Some(d) = self.deny_warnings {
+            opts.deny_warnings = d;
         }
         if let Some(m) = &self.mitigations {
             // Checked when the file was read.

@@ -179,6 +179,10 @@ pub struct RuleDoc {
     pub summary: String,
     pub what: String,
     pub why: String,
+    /// How to fix a finding (markdown). Required: checked in [`Rules::load`]
+    /// so the error names the rule, which serde's "missing field" does not.
+    #[serde(default)]
+    pub fix: String,
     #[serde(default)]
     pub example: String,
 }
@@ -750,6 +754,18 @@ impl Rules {
         }
         let prefixes: PrefixFile = load(dir, "prefix_symbols.toml", PREFIX)?;
         let docs: RulesFile = load(dir, "rules.toml", RULES)?;
+        if let Some(d) = docs.rule.iter().find(|d| d.fix.trim().is_empty()) {
+            let name = dir
+                .map(|d| d.join("rules.toml"))
+                .filter(|p| p.exists())
+                .map_or("rules/rules.toml (built in)".to_string(), |p| {
+                    p.display().to_string()
+                });
+            return Err(format!(
+                "{name}: rule {:?} has no `fix` (how to fix its findings)",
+                d.id
+            ));
+        }
         Ok(Rules {
             noreturn: load(dir, "noreturn.toml", NORETURN)?,
             uaccess_safe: load(dir, "uaccess_safe.toml", UACCESS_SAFE)?,
@@ -1001,6 +1017,33 @@ mod tests {
                 .is_none()
         );
         assert!(lp.is_export_section("__ksymtab_gpl"));
+    }
+
+    #[test]
+    fn a_rule_without_fix_is_a_load_error_naming_it() {
+        // The built-in file with the first rule's `fix = """..."""` removed.
+        let open = "\nfix = \"\"\"";
+        let start = RULES.find(open).unwrap();
+        let body = start + open.len();
+        let end = body + RULES[body..].find("\"\"\"").unwrap() + 3;
+        let first = RULES
+            .split("id = \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!("{}{}", &RULES[..start], &RULES[end..]);
+        std::fs::write(dir.path().join("rules.toml"), text).unwrap();
+        let e = Rules::load(Some(dir.path())).unwrap_err();
+        assert!(e.contains(&format!("rule {first:?} has no `fix`")), "{e}");
+        assert!(
+            Rules::builtin()
+                .docs
+                .iter()
+                .all(|d| !d.fix.trim().is_empty())
+        );
     }
 
     #[test]

@@ -51,6 +51,24 @@ fn severity_warning_keeps_findings_exit_zero() {
 }
 
 #[test]
+fn deny_warnings_makes_warnings_fail() {
+    let warn = "[rules]\nfallthrough = \"warning\"\n";
+    let (_d, sub) = project(warn);
+    let o = run_in(&sub, &["--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert_eq!(stdout(&o).matches(": warning: ").count(), 2);
+    let (_d, sub) = project(&format!("deny_warnings = true\n{warn}"));
+    assert_eq!(run_in(&sub, &[]).status.code(), Some(1));
+    // The flag turns it on over a config that says false.
+    let (_d, sub) = project(&format!("deny_warnings = false\n{warn}"));
+    assert_eq!(run_in(&sub, &[]).status.code(), Some(0));
+    assert_eq!(run_in(&sub, &["--deny-warnings"]).status.code(), Some(1));
+    // No findings at all: still 0.
+    let (_d, sub) = project("deny_warnings = true\n[rules]\nfallthrough = \"off\"\n");
+    assert_eq!(run_in(&sub, &["--deny-warnings"]).status.code(), Some(0));
+}
+
+#[test]
 fn severity_off_removes_findings() {
     let (_d, sub) = project("[rules]\nfallthrough = \"off\"\n");
     let o = run_in(&sub, &[]);

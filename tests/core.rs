@@ -563,6 +563,45 @@ fn rules_and_explain() {
     ] {
         assert!(e.contains(part), "{part} missing:\n{e}");
     }
+    // "How to fix" comes after "Why it matters" and before the example.
+    for (id, fix) in [
+        ("fallthrough", "__noreturn"),
+        ("ibt-missing-endbr", "ANNOTATE_NOENDBR"),
+    ] {
+        let out = objlint(&root(), &["rules", "--explain", id]);
+        assert_eq!(out.status.code(), Some(0));
+        let e = text(&out.stdout);
+        let at = |h: &str| e.find(h).unwrap_or_else(|| panic!("{h} missing:\n{e}"));
+        let how = at("\n## How to fix\n");
+        assert!(
+            at("## Why it matters") < how && how < at("## Example"),
+            "{e}"
+        );
+        assert!(e[how..].contains(fix), "{e}");
+    }
+}
+
+#[test]
+fn every_rule_explains_how_to_fix() {
+    let out = objlint(&root(), &["rules"]);
+    assert_eq!(out.status.code(), Some(0));
+    let list = text(&out.stdout);
+    let ids: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(ids.len() >= objlint::checks::ids().len(), "{list}");
+    for id in ids {
+        let out = objlint(&root(), &["rules", "--explain", id]);
+        assert_eq!(out.status.code(), Some(0), "{id}");
+        let e = text(&out.stdout);
+        let fix = e
+            .split_once("\n## How to fix\n")
+            .unwrap_or_else(|| panic!("{id}: no How to fix:\n{e}"))
+            .1;
+        let fix = fix.split("\n## ").next().unwrap();
+        assert!(!fix.trim().is_empty(), "{id}: empty How to fix");
+    }
 }
 
 /// More than 65,280 sections: `e_shnum == 0` and `e_shstrndx == SHN_XINDEX`

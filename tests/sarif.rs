@@ -43,6 +43,13 @@ fn log_shape_and_rules() {
         assert_eq!(text(&r["shortDescription"]), d.summary);
         assert!(!text(&r["fullDescription"]).is_empty());
         assert!(text(&r["help"]).contains(d.why.trim()));
+        assert!(!d.fix.trim().is_empty(), "{}", d.id);
+        assert!(text(&r["help"]).contains(d.fix.trim()), "{}", d.id);
+        let md = r["help"]["markdown"].as_str().expect("help.markdown");
+        assert!(
+            md.contains(&format!("## How to fix\n{}", d.fix.trim())),
+            "{md}"
+        );
         let lvl = r["defaultConfiguration"]["level"].as_str().unwrap();
         assert!(["error", "warning", "note", "none"].contains(&lvl));
     }

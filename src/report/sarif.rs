@@ -67,16 +67,29 @@ impl Sarif {
             .enumerate()
             .map(|(i, d)| {
                 rule_index.insert(d.id.clone(), i);
-                let mut help = format!("{}\n\n{}", d.what.trim(), d.why.trim());
+                let mut help = format!(
+                    "{}\n\n{}\n\nHow to fix:\n{}",
+                    d.what.trim(),
+                    d.why.trim(),
+                    d.fix.trim()
+                );
+                let mut markdown = format!(
+                    "{}\n\n## Why it matters\n{}\n\n## How to fix\n{}",
+                    d.what.trim(),
+                    d.why.trim(),
+                    d.fix.trim()
+                );
                 if !d.example.trim().is_empty() {
-                    help.push_str(&format!("\n\nExample:\n{}", d.example.trim_matches('\n')));
+                    let ex = d.example.trim_matches('\n');
+                    help.push_str(&format!("\n\nExample:\n{ex}"));
+                    markdown.push_str(&format!("\n\n## Example\n```\n{ex}\n```"));
                 }
                 json!({
                     "id": d.id,
                     "name": d.id,
                     "shortDescription": { "text": d.summary },
                     "fullDescription": { "text": d.what.trim() },
-                    "help": { "text": help },
+                    "help": { "text": help, "markdown": markdown },
                     "defaultConfiguration": { "level": level(d.severity) },
                     "properties": { "arch": d.arch },
                 })
