@@ -413,7 +413,6 @@ fn run_man(sub: Option<&str>) -> i32 {
 /// Totals of a check run, counted as reports are emitted.
 #[derive(Default)]
 struct Tally {
-    reports: usize,
     bad: usize,
     nfind: usize,
     nerr: usize,
@@ -440,16 +439,13 @@ impl Tally {
         self.incomplete += usize::from(r.findings.iter().any(|f| f.cause.is_some()));
         self.nfunc += r.functions;
         self.nfind += r.findings.len();
-        self.nerr += r
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count();
-        self.nwarn += r
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .count();
+        for f in &r.findings {
+            match f.severity {
+                Severity::Error => self.nerr += 1,
+                Severity::Warning => self.nwarn += 1,
+                _ => {}
+            }
+        }
         timing::time(Phase::Output, || em.object(r, out))
     }
 }
@@ -486,7 +482,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     let format = a
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
-    let color = report::color_choice(a.color, tty) != report::ColorChoice::Never;
+    let color = report::use_color(a.color, tty);
     let mut em = report::emitter_for(format, color, &rules);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -511,7 +507,6 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     engine::check_inputs_streaming(&inputs, &rules, &opts, &mut |reports| {
         progress.inc(1);
         for mut r in reports {
-            tally.reports += 1;
             if a.write_baseline.is_some() {
                 recorded.extend(r.findings.iter().map(|f| (r.file.clone(), f.clone())));
             }
@@ -527,7 +522,8 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     if failed {
         return 2;
     }
-    if tally.reports == 0 && tally.bad == 0 {
+    // Every report is an object or unreadable, and so is every unwalked path.
+    if tally.nobj == 0 && tally.bad == 0 {
         let paths: Vec<String> = a.paths.iter().map(|p| p.display().to_string()).collect();
         eprintln!("objlint: no objects found in {}", paths.join(", "));
         return 2;

@@ -690,14 +690,25 @@ fn load<T: serde::de::DeserializeOwned>(
     file: &str,
     builtin: &str,
 ) -> Result<T, String> {
-    let (text, name) = match dir.map(|d| d.join(file)).filter(|p| p.exists()) {
-        Some(p) => (
-            std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?,
-            p.display().to_string(),
-        ),
-        None => (builtin.to_string(), format!("rules/{file} (built in)")),
+    let name = file_name(dir, file);
+    let text = match user_file(dir, file) {
+        Some(p) => std::fs::read_to_string(&p).map_err(|e| format!("{name}: {e}"))?,
+        None => builtin.to_string(),
     };
     parse_toml(&text, &name)
+}
+
+/// The user's copy of a rule file in `dir`, if it has one.
+fn user_file(dir: Option<&Path>, file: &str) -> Option<std::path::PathBuf> {
+    dir.map(|d| d.join(file)).filter(|p| p.exists())
+}
+
+/// How errors name a rule file: the user's copy, or the built-in one.
+fn file_name(dir: Option<&Path>, file: &str) -> String {
+    user_file(dir, file).map_or_else(
+        || format!("rules/{file} (built in)"),
+        |p| p.display().to_string(),
+    )
 }
 
 /// A TOML file strictly: unknown keys are errors that name the file and the
@@ -755,14 +766,9 @@ impl Rules {
         let prefixes: PrefixFile = load(dir, "prefix_symbols.toml", PREFIX)?;
         let docs: RulesFile = load(dir, "rules.toml", RULES)?;
         if let Some(d) = docs.rule.iter().find(|d| d.fix.trim().is_empty()) {
-            let name = dir
-                .map(|d| d.join("rules.toml"))
-                .filter(|p| p.exists())
-                .map_or("rules/rules.toml (built in)".to_string(), |p| {
-                    p.display().to_string()
-                });
             return Err(format!(
-                "{name}: rule {:?} has no `fix` (how to fix its findings)",
+                "{}: rule {:?} has no `fix` (how to fix its findings)",
+                file_name(dir, "rules.toml"),
                 d.id
             ));
         }

@@ -286,7 +286,7 @@ pub fn run(a: &SymdiffArgs) -> i32 {
     let format = a
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
-    let color = report::color_choice(report::ColorWhen::Auto, tty) != report::ColorChoice::Never;
+    let color = report::use_color(report::ColorWhen::Auto, tty);
     let mut em = report::emitter(format, color);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

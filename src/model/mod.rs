@@ -779,6 +779,13 @@ impl<'a> Model<'a> {
         &self.special
     }
 
+    /// Whether a jump to `dest` is a return (a return thunk, undefined or
+    /// defined in this object).
+    pub fn is_return_thunk(&self, dest: Dest) -> bool {
+        self.dest_sym(dest)
+            .is_some_and(|s| self.is_return_thunk_sym(s))
+    }
+
     /// Whether a jump to this symbol is a return (a return thunk).
     pub fn is_return_thunk_sym(&self, sym: usize) -> bool {
         self.sym_flags
@@ -902,10 +909,7 @@ impl<'a> Model<'a> {
             && self.insn_range(f).any(|i| {
                 let ins = &code.insns[i];
                 ins.kind == Kind::Return
-                    || (ins.kind == Kind::Jump
-                        && self
-                            .dest_sym(code.dest(i))
-                            .is_some_and(|s| self.is_return_thunk_sym(s)))
+                    || (ins.kind == Kind::Jump && self.is_return_thunk(code.dest(i)))
             })
         {
             return true;

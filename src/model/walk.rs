@@ -238,9 +238,7 @@ impl<'m, 'a> Walker<'m, 'a> {
 
     /// Whether a jump to `dest` is a return (a return thunk).
     pub fn is_return_thunk(&self, dest: Dest) -> bool {
-        self.m
-            .dest_sym(dest)
-            .is_some_and(|s| self.m.is_return_thunk_sym(s))
+        self.m.is_return_thunk(dest)
     }
 
     fn index(&self, section: usize, offset: u64) -> Option<Loc> {

@@ -77,8 +77,8 @@ pub enum ColorWhen {
 }
 
 /// Whether to colour output on stdout: the one place that decides.
-pub fn color_choice(when: ColorWhen, stdout_is_terminal: bool) -> ColorChoice {
-    color_choice_with(when, stdout_is_terminal, |k| std::env::var_os(k))
+pub fn use_color(when: ColorWhen, stdout_is_terminal: bool) -> bool {
+    color_choice_with(when, stdout_is_terminal, |k| std::env::var_os(k)) != ColorChoice::Never
 }
 
 fn color_choice_with(
