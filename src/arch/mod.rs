@@ -173,6 +173,11 @@ impl Insn {
     const HAS_OPS: u8 = 1;
     /// `target` holds the index of its first [`OpTable`] entry.
     const OPS_AT: u8 = 2;
+    /// Straight-line code for the walks (set by the model): no control
+    /// flow of its own, no table or annotation names it, the next
+    /// instruction follows it without a gap, and its operations (if any)
+    /// are stack operations only.
+    const PLAIN: u8 = 4;
 
     pub fn new(offset: u64, len: u8, kind: Kind, imm_target: Option<u64>) -> Insn {
         Insn {
@@ -195,8 +200,26 @@ impl Insn {
         self
     }
     /// Whether the instruction has state operations ([`Op`]) recorded.
+    #[inline]
     pub fn has_ops(&self) -> bool {
         self.flags & Self::HAS_OPS != 0
+    }
+    /// See [`Insn::PLAIN`].
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        self.flags & Self::PLAIN != 0
+    }
+    /// Plain, and without operations: it changes no state.
+    #[inline]
+    pub fn is_inert(&self) -> bool {
+        self.flags & (Self::PLAIN | Self::HAS_OPS) == Self::PLAIN
+    }
+    pub fn set_plain(&mut self, plain: bool) {
+        if plain {
+            self.flags |= Self::PLAIN;
+        } else {
+            self.flags &= !Self::PLAIN;
+        }
     }
     /// Where its operations start in its section's [`OpTable`], when that
     /// was recorded (the instruction encodes no target to keep instead).

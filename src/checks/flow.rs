@@ -18,7 +18,7 @@ use crate::elf::annotations::{Layout, places};
 use crate::model::cfi::{Cfi, Frame, Mismatch, Modified, Unsupported};
 use crate::model::special::{At, Hint};
 use crate::model::walk::{Action, Arrival, Callee, Edge, Loc, Step, Visitor, Walker, is_cold};
-use crate::model::{Dest, Function, Model};
+use crate::model::{Dest, Function, Model, SectionCode};
 use crate::rules::NameSet;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -302,6 +302,8 @@ struct Trail {
 const PATH_SHOWN: usize = 12;
 
 const NO_KEY: u32 = u32::MAX;
+/// Keys interned without a map.
+const FEW_KEYS: usize = 8;
 
 impl State {
     /// A rule family reported on this path: no more of its findings here.
@@ -404,6 +406,22 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
     }
 
     fn key_id(&mut self, k: Key) -> u32 {
+        // Most walks see one key or a few: a search, and a map past that.
+        if self.keys.len() <= FEW_KEYS {
+            if let Some(i) = self.keys.iter().position(|x| *x == k) {
+                return i as u32;
+            }
+            if self.keys.len() < FEW_KEYS {
+                self.keys.push(k);
+                return (self.keys.len() - 1) as u32;
+            }
+            self.key_ids = self
+                .keys
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (x, i as u32))
+                .collect();
+        }
         if let Some(&id) = self.key_ids.get(&k) {
             return id;
         }
@@ -558,11 +576,12 @@ impl Visitor for Walk<'_, '_, '_> {
 
     fn plain_run(
         &mut self,
+        code: &SectionCode,
         sec: usize,
-        range: std::ops::Range<usize>,
+        from: usize,
+        limit: usize,
         s: &mut State,
     ) -> (usize, bool) {
-        self.at_trail = s.trail;
         // noinstr region marks may sit on plain instructions.
         if self.noinstr_on || sec != self.root.section {
             return (0, true);
@@ -570,23 +589,47 @@ impl Visitor for Walk<'_, '_, '_> {
         if s.key_id == NO_KEY {
             s.key_id = self.key_id(s.key);
         }
-        let key = s.key_id;
-        if key >= 64 {
+        if s.key_id >= 64 {
             return (0, true);
         }
-        let mut bit = 1u64 << key;
-        let m = self.model();
-        let Some(code) = m.section_code(sec) else {
+        let mut bit = 1u64 << s.key_id;
+        let (parent, pushed) = self.take_pending(s);
+        self.at_trail = s.trail;
+        let Some(base) = from.checked_sub(self.base) else {
             return (0, true);
         };
-        let start = range.start;
-        let n = range.len();
-        for j in range {
-            let Some(k) = j.checked_sub(self.base).filter(|&k| k < self.own.len()) else {
-                return (j - start, true);
-            };
+        let limit = limit.min(self.base + self.own.len());
+        let stack = self.stack;
+        let mut j = from;
+        while j < limit {
+            // Instructions that change no state, reached for the first
+            // time: only recorded (most of a function).
+            if stack && s.cfi_id == NO_CFI {
+                self.cfis.push(s.cfi);
+                s.cfi_id = (self.cfis.len() - 1) as u32;
+            }
+            let id = if stack { s.cfi_id } else { NO_CFI - 1 };
+            let fresh = &mut self.own[base + (j - from)..base + (limit - from)];
+            let n = code.insns[j..limit]
+                .iter()
+                .zip(fresh.iter_mut())
+                .take_while(|(ins, r)| ins.is_inert() && r.cfi == NO_CFI)
+                .map(|(_, r)| {
+                    r.cfi = id;
+                    r.keys |= bit;
+                })
+                .count();
+            j += n;
+            if j >= limit {
+                break;
+            }
+            let ins = &code.insns[j];
+            if !ins.is_plain() {
+                break;
+            }
+            let k = base + (j - from);
             // Arrival.
-            let id = if self.stack {
+            let id = if stack {
                 if s.cfi_id == NO_CFI {
                     self.cfis.push(s.cfi);
                     s.cfi_id = (self.cfis.len() - 1) as u32;
@@ -597,29 +640,24 @@ impl Visitor for Walk<'_, '_, '_> {
             };
             let rec = self.own[k];
             if rec.cfi != NO_CFI {
-                if self.stack && rec.cfi != id && self.cfis[rec.cfi as usize] != s.cfi {
+                if stack && rec.cfi != id && self.cfis[rec.cfi as usize] != s.cfi {
                     let old = self.cfis[rec.cfi as usize];
                     let a = Arrival {
                         loc: (sec, j),
-                        insn: &code.insns[j],
+                        insn: ins,
                         marks: None,
                         alt_site: None,
                     };
                     if self.mismatch(&a, old, &s.cfi) {
-                        return (j - start, false);
+                        return self.run_ends(from, j, s, parent, pushed);
                     }
                 }
                 if rec.keys & bit != 0 {
-                    return (j - start, false);
+                    return self.run_ends(from, j, s, parent, pushed);
                 }
             }
-            let ins = &code.insns[j];
-            // Operations other than the stack's (the direction flag,
-            // pointer authentication) take the slow path.
-            if ins.has_ops()
-                && (!self.stack || code.ops(j).any(|op| !matches!(op, Op::Stack { .. })))
-            {
-                return (j - start, true);
+            if ins.has_ops() && !stack {
+                return (j - from, true);
             }
             let r = &mut self.own[k];
             if r.cfi == NO_CFI {
@@ -629,6 +667,7 @@ impl Visitor for Walk<'_, '_, '_> {
             // The instruction's stack operations.
             if ins.has_ops() {
                 let frame = &self.p.frame;
+                let m = self.model();
                 let next_hint = code.insns.get(j + 1).is_some_and(|n| {
                     m.special()
                         .at(sec, j + 1, n.offset())
@@ -660,15 +699,16 @@ impl Visitor for Walk<'_, '_, '_> {
                     if r.cfi == id && rec.cfi == NO_CFI {
                         r.cfi = NO_CFI;
                     }
-                    return (j - start, true);
+                    return (j - from, true);
                 }
                 if s.cfi != self.cfis[id as usize] {
                     s.cfi_id = NO_CFI;
                 }
-                if s.key != saved_key {
+                // Only pointer authentication changes the key here.
+                if pac && s.key != saved_key {
                     s.key_id = self.key_id(s.key);
                     if s.key_id >= 64 {
-                        return (j + 1 - start, true);
+                        return (j + 1 - from, true);
                     }
                     bit = 1u64 << s.key_id;
                 }
@@ -676,8 +716,9 @@ impl Visitor for Walk<'_, '_, '_> {
                     self.framed = true;
                 }
             }
+            j += 1;
         }
-        (n, true)
+        (j - from, true)
     }
 
     fn edge(&mut self, from: Loc, to: Loc, edge: Edge, s: &mut State) {
@@ -687,25 +728,10 @@ impl Visitor for Walk<'_, '_, '_> {
     }
 
     fn arrive(&mut self, a: &Arrival, s: &mut State) -> bool {
-        let parent = s.trail;
-        let pushed = match s.pending.take() {
-            Some((from, to, edge)) if self.trail.len() < u32::MAX as usize - 1 => {
-                self.trail.push(Trail {
-                    from,
-                    to,
-                    edge,
-                    parent,
-                });
-                s.trail = (self.trail.len() - 1) as u32;
-                true
-            }
-            _ => false,
-        };
+        let (parent, pushed) = self.take_pending(s);
         let go_on = self.arrive_at(a, s);
-        // Nothing refers to an edge into walked code: events copied theirs.
-        if !go_on && pushed && self.trail.len() == s.trail as usize + 1 {
-            self.trail.pop();
-            s.trail = parent;
+        if !go_on {
+            self.drop_pending(s, parent, pushed);
         }
         go_on
     }
@@ -735,6 +761,54 @@ impl Visitor for Walk<'_, '_, '_> {
 }
 
 impl Walk<'_, '_, '_> {
+    /// The edge the path took to arrive here goes into its trail: the
+    /// trail's last edge before it, and whether it was recorded.
+    #[inline]
+    fn take_pending(&mut self, s: &mut State) -> (u32, bool) {
+        let parent = s.trail;
+        let pushed = match s.pending.take() {
+            Some((from, to, edge)) if self.trail.len() < u32::MAX as usize - 1 => {
+                self.trail.push(Trail {
+                    from,
+                    to,
+                    edge,
+                    parent,
+                });
+                s.trail = (self.trail.len() - 1) as u32;
+                true
+            }
+            _ => false,
+        };
+        (parent, pushed)
+    }
+
+    /// The path ended where it arrived: nothing refers to the edge it came
+    /// by (events copied theirs).
+    #[inline]
+    fn drop_pending(&mut self, s: &mut State, parent: u32, pushed: bool) {
+        if pushed && self.trail.len() == s.trail as usize + 1 {
+            self.trail.pop();
+            s.trail = parent;
+        }
+    }
+
+    /// A plain run ends its path at index `j` (walked already, or a
+    /// finding).
+    #[cold]
+    fn run_ends(
+        &mut self,
+        from: usize,
+        j: usize,
+        s: &mut State,
+        parent: u32,
+        pushed: bool,
+    ) -> (usize, bool) {
+        if j == from {
+            self.drop_pending(s, parent, pushed);
+        }
+        (j - from, false)
+    }
+
     fn arrive_at(&mut self, a: &Arrival, s: &mut State) -> bool {
         self.at_trail = s.trail;
         let mut hint = false;
@@ -1538,7 +1612,8 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
 /// (they are walked from their parent otherwise).
 fn roots(m: &Model) -> Vec<(usize, bool)> {
     let mut entered: FxHashSet<usize> = FxHashSet::default();
-    for f in m.functions.iter().filter(|f| !is_cold(f.name)) {
+    let any_cold = m.functions.iter().any(|f| is_cold(f.name));
+    for f in m.functions.iter().filter(|f| any_cold && !is_cold(f.name)) {
         let Some(code) = m.section_code(f.section) else {
             continue;
         };
@@ -1572,7 +1647,9 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     let parts: Vec<RootFacts> = roots
         .par_iter()
         .with_min_len(16)
-        .map(|&(fi, orphan_cold)| walk_root(cx, &p, &walker, fi, orphan_cold))
+        .map_init(Scratch::default, |scr, &(fi, orphan_cold)| {
+            walk_root(cx, &p, &walker, fi, orphan_cold, scr)
+        })
         .collect();
     let mut facts = Facts::default();
     // objtool's validate_unwind_hints: code only unwind hints lead to
@@ -1582,6 +1659,7 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         .flat_map(|r| r.hints_seen.iter().copied())
         .collect();
     let mut more = Vec::new();
+    let mut scratch = Scratch::default();
     for ((sec, off), _) in m.special().hints() {
         let Some(i) = m.section_code(sec).and_then(|c| c.index_at(off)) else {
             continue;
@@ -1589,7 +1667,7 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         if hints_seen.contains(&(sec, i)) {
             continue;
         }
-        let r = walk_hint(cx, &p, &walker, (sec, i));
+        let r = walk_hint(cx, &p, &walker, (sec, i), &mut scratch);
         hints_seen.extend(r.hints_seen.iter().copied());
         more.push(r);
     }
@@ -1625,6 +1703,15 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     facts
 }
 
+/// Buffers a thread's walks reuse, one root after another.
+#[derive(Default)]
+struct Scratch {
+    own: Vec<Record>,
+    cfis: Vec<Cfi>,
+    trail: Vec<Trail>,
+    keys: Vec<Key>,
+}
+
 /// What one root's walk found.
 struct RootFacts {
     hints_seen: Vec<Loc>,
@@ -1644,23 +1731,31 @@ struct RootFacts {
 }
 
 /// Walk from an unwind hint no function's walk reached.
-fn walk_hint(cx: &Ctx, p: &Policy, walker: &Walker, at: Loc) -> RootFacts {
+fn walk_hint(cx: &Ctx, p: &Policy, walker: &Walker, at: Loc, scr: &mut Scratch) -> RootFacts {
     let m = cx.model;
     let off = m.section_code(at.0).map_or(0, |c| c.insns[at.1].offset());
     match m.function_containing(at.0, off) {
-        Some(fi) => walk_root_from(cx, p, walker, fi, &m.functions[fi], false, Some(at)),
+        Some(fi) => walk_root_from(cx, p, walker, fi, &m.functions[fi], false, Some(at), scr),
         None => {
             let f = m.pseudo_function(at.0, off);
-            walk_root_from(cx, p, walker, usize::MAX, &f, false, Some(at))
+            walk_root_from(cx, p, walker, usize::MAX, &f, false, Some(at), scr)
         }
     }
 }
 
-fn walk_root(cx: &Ctx, p: &Policy, walker: &Walker, fi: usize, orphan_cold: bool) -> RootFacts {
+fn walk_root(
+    cx: &Ctx,
+    p: &Policy,
+    walker: &Walker,
+    fi: usize,
+    orphan_cold: bool,
+    scr: &mut Scratch,
+) -> RootFacts {
     let f = &cx.model.functions[fi];
-    walk_root_from(cx, p, walker, fi, f, orphan_cold, None)
+    walk_root_from(cx, p, walker, fi, f, orphan_cold, None, scr)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn walk_root_from(
     cx: &Ctx,
     p: &Policy,
@@ -1669,6 +1764,7 @@ fn walk_root_from(
     f: &Function,
     orphan_cold: bool,
     from: Option<Loc>,
+    scr: &mut Scratch,
 ) -> RootFacts {
     let m = cx.model;
     let range = m.insn_range(f);
@@ -1694,18 +1790,23 @@ fn walk_root_from(
             && p.noinstr_sections[f.section],
         f_safe,
         base: range.start,
-        own: vec![
-            Record {
-                cfi: NO_CFI,
-                keys: 0
-            };
-            range.len()
-        ],
+        own: {
+            let mut own = std::mem::take(&mut scr.own);
+            own.clear();
+            own.resize(
+                range.len(),
+                Record {
+                    cfi: NO_CFI,
+                    keys: 0,
+                },
+            );
+            own
+        },
         rest: FxHashMap::default(),
-        keys: Vec::new(),
+        keys: std::mem::take(&mut scr.keys),
         key_ids: FxHashMap::default(),
         overflow: FxHashSet::default(),
-        cfis: Vec::new(),
+        cfis: std::mem::take(&mut scr.cfis),
         saves: FxHashMap::default(),
         events: Vec::new(),
         calls: false,
@@ -1714,7 +1815,7 @@ fn walk_root_from(
         replacement_ends: Vec::new(),
         hints_seen: Vec::new(),
         seen_messages: FxHashSet::default(),
-        trail: Vec::new(),
+        trail: std::mem::take(&mut scr.trail),
         at_trail: NO_TRAIL,
         gaps: Vec::new(),
         cut: false,
@@ -1778,6 +1879,14 @@ fn walk_root_from(
         }
         reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));
     }
+    // The buffers go back for the next root.
+    w.cfis.clear();
+    w.trail.clear();
+    w.keys.clear();
+    scr.own = std::mem::take(&mut w.own);
+    scr.cfis = std::mem::take(&mut w.cfis);
+    scr.trail = std::mem::take(&mut w.trail);
+    scr.keys = std::mem::take(&mut w.keys);
     RootFacts {
         reached_own: (f.section, w.base, own),
         reached,
@@ -1825,6 +1934,10 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
     let mut cc = cfi_rows
         .partition_point(|r| r.start <= f.start)
         .saturating_sub(1);
+    // Where the next row of each table starts.
+    let next_orc = |oc: usize| orc_rows.get(oc + 1).map_or(u64::MAX, |r| r.0);
+    let next_cfi = |cc: usize| cfi_rows.get(cc + 1).map_or(u64::MAX, |r| r.start);
+    let (mut orc_next, mut cfi_next) = (next_orc(oc), next_cfi(cc));
     let mut found: Vec<(&'static str, At, String, Vec<String>)> = Vec::new();
     // The comparison only changes where the state or a row does (or, with
     // CFI that holds at calls only, whether this is a call).
@@ -1839,11 +1952,13 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
         };
         let ins = &code.insns[w.base + k];
         let off = ins.offset();
-        while oc + 1 < orc_rows.len() && orc_rows[oc + 1].0 <= off {
+        while orc_next <= off {
             oc += 1;
+            orc_next = next_orc(oc);
         }
-        while cc + 1 < cfi_rows.len() && cfi_rows[cc + 1].start <= off {
+        while cfi_next <= off {
             cc += 1;
+            cfi_next = next_cfi(cc);
         }
         let cfi_here = !p.cfi_calls_only || matches!(ins.kind, Kind::Call | Kind::IndirectCall);
         if last == Some((r.cfi, oc, cc, cfi_here)) {

@@ -109,7 +109,15 @@ fn detect(cx: &Ctx) -> Build {
         let Some(code) = code else { continue };
         for (i, ins) in code.insns.iter().enumerate() {
             match ins.kind {
-                Kind::Call | Kind::Jump | Kind::CondJump => {
+                // Once the branches have said all they can, only the
+                // returns and indirect jumps are still counted.
+                Kind::Call | Kind::Jump | Kind::CondJump
+                    if if x86 {
+                        retpoline.is_none() || rethunk.is_none()
+                    } else {
+                        blr.is_none()
+                    } =>
+                {
                     let dest = code.dest(i);
                     if !x86
                         && blr.is_none()
@@ -275,16 +283,22 @@ pub fn analyze(cx: &Ctx) -> Facts {
     // `.return_sites`): a bare branch there was changed after it, which no
     // lost annotation explains, so it is judged in linked modules too.
     let detect = &cx.rules.speculation.detect;
-    let mut listed = rustc_hash::FxHashSet::default();
-    for name in detect
+    let relevant_kinds = Kind::IndirectCall.bit() | Kind::IndirectJump.bit() | Kind::Return.bit();
+    if !m.code.iter().flatten().any(|c| c.has_any(relevant_kinds)) {
+        return facts;
+    }
+    let lists: Vec<&str> = detect
         .retpoline_sections
         .iter()
         .chain(&detect.rethunk_sections)
-    {
+        .map(String::as_str)
+        .collect();
+    let mut listed = rustc_hash::FxHashSet::default();
+    for (k, name) in lists.iter().enumerate() {
         for &s in obj.sections_named(name) {
             for r in obj.relocs(s) {
                 if let crate::elf::Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
-                    listed.insert((section, offset, name.as_str()));
+                    listed.insert((section, offset, k));
                 }
             }
         }
@@ -292,7 +306,9 @@ pub fn analyze(cx: &Ctx) -> Facts {
     let mut sites = Vec::new();
     let mut lost: Vec<(&'static str, At)> = Vec::new();
     for (sec, code) in m.code.iter().enumerate() {
-        let Some(code) = code else { continue };
+        let Some(code) = code.as_ref().filter(|c| c.has_any(relevant_kinds)) else {
+            continue;
+        };
         let name = obj.section_name(sec);
         let retpoline = retpoline && !exempt(RETPOLINE, name);
         let rethunk = rethunk && !exempt(RETHUNK, name);
@@ -314,9 +330,12 @@ pub fn analyze(cx: &Ctx) -> Facts {
             } else {
                 &detect.retpoline_sections
             };
-            let listed = list
-                .iter()
-                .find(|n| listed.contains(&(sec, off, n.as_str())));
+            let listed = list.iter().find(|n| {
+                lists
+                    .iter()
+                    .enumerate()
+                    .any(|(k, l)| l == n && listed.contains(&(sec, off, k)))
+            });
             let mut report = |rule: &'static str, message: String, mut notes: Vec<String>| {
                 if let Some(list) = listed.filter(|_| rule != SLS) {
                     notes.push(format!(

@@ -11,8 +11,9 @@ use super::special::Hint;
 use crate::arch::{Dst, FrameAbi, Op, RaHome, Reg, Src};
 use crate::elf::orc::{self, OrcEntry};
 
-/// A base in objtool's numbering: a register, or one of these.
-pub type Base = i8;
+/// A base in objtool's numbering: a register, or one of these. (32 bits
+/// wide so that a [`Cfi`] has no padding and compares as bytes.)
+pub type Base = i32;
 pub const UNDEFINED: Base = -1;
 /// A value saved on the stack at CFA + offset.
 pub const CFA: Base = -2;
@@ -25,7 +26,8 @@ pub const BP_INDIRECT: Base = -4;
 pub const CLOBBERED: Base = -5;
 
 /// A register rule: `base` + `offset`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct Loc {
     pub base: Base,
     pub offset: i32,
@@ -51,24 +53,29 @@ const VALS: usize = 32;
 pub type Type = u8;
 
 /// The stack state before an instruction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// Laid out without padding (widest fields first), so that states are
+/// copied, compared and hashed as plain bytes: the walks compare one at
+/// every instruction where paths meet.
+#[derive(Debug, Clone, Copy, bytemuck::NoUninit)]
+#[repr(C)]
 pub struct Cfi {
     pub cfa: Loc,
     /// Per slot (see [`Frame::slot`]): where the register's entry value is.
     pub regs: [Loc; SLOTS],
-    /// Per register, when it holds a value derived from the stack pointer
-    /// (objtool's `vals`): the offset, and whether from the CFA or `*(sp)`.
-    vals_off: [i16; VALS],
-    vals_cfa: u32,
-    vals_ind: u32,
     pub stack_size: i32,
     pub drap_reg: Base,
     pub drap_offset: i32,
-    pub drap: bool,
-    pub bp_scratch: bool,
+    vals_cfa: u32,
+    vals_ind: u32,
+    /// Per register, when it holds a value derived from the stack pointer
+    /// (objtool's `vals`): the offset, and whether from the CFA or `*(sp)`.
+    vals_off: [i16; VALS],
     /// arm64: slots whose register was written since it was saved (a saved
     /// x29 or x30 never written since still holds its entry value).
     dirty: u16,
+    pub drap: bool,
+    pub bp_scratch: bool,
     pub ty: Type,
     pub signal: bool,
     /// `UNWIND_HINT_UNDEFINED`: stack operations are not followed.
@@ -78,6 +85,21 @@ pub struct Cfi {
     /// array): saves and reloads at sp say nothing about the frame until sp
     /// is set back from x29.
     pub sp_lost: bool,
+}
+
+impl PartialEq for Cfi {
+    #[inline]
+    fn eq(&self, other: &Cfi) -> bool {
+        bytemuck::bytes_of(self) == bytemuck::bytes_of(other)
+    }
+}
+
+impl Eq for Cfi {}
+
+impl std::hash::Hash for Cfi {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write(bytemuck::bytes_of(self));
+    }
 }
 
 /// Why a stack operation cannot be followed (the path ends there).

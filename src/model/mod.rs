@@ -118,9 +118,10 @@ pub struct SectionCode {
     /// section; for a direct call, the index of the function it calls.
     links: Vec<u32>,
     /// Per [`PAGE`] bytes of the section: the index of the first instruction
-    /// at or after the page's start. Lookups by offset search one page, not
-    /// the whole array (a large module's `.text` has millions of entries, and
-    /// a binary search over them misses the cache at every step).
+    /// at or after the page's start. Lookups by offset step through the few
+    /// instructions of one page, not a binary search over the whole array (a
+    /// large module's `.text` has millions of entries, and such a search
+    /// misses the cache at every step). A quarter of the code's size.
     pages: Vec<u32>,
     /// [`Kind::bit`]s of the kinds present, so a check can skip a section
     /// without the instructions it looks for.
@@ -129,7 +130,7 @@ pub struct SectionCode {
     ops: OpTable,
 }
 
-const PAGE: u64 = 256;
+const PAGE: u64 = 16;
 
 /// See [`SectionCode::pages`].
 fn page_index(insns: &[Insn]) -> Vec<u32> {
@@ -168,6 +169,17 @@ impl SectionCode {
         });
         self.ops.from_index(from, ins.offset())
     }
+    /// The end of the run of plain instructions ([`Insn::is_plain`]) from
+    /// `from`, at most `limit`.
+    #[inline]
+    pub fn plain_end(&self, from: usize, limit: usize) -> usize {
+        let limit = limit.min(self.insns.len());
+        let mut j = from;
+        while j < limit && self.insns[j].is_plain() {
+            j += 1;
+        }
+        j
+    }
     /// Whether any instruction is of one of `kinds` ([`Kind::bit`]s).
     pub fn has_any(&self, kinds: u32) -> bool {
         self.kinds & kinds != 0
@@ -185,7 +197,11 @@ impl SectionCode {
             (Some(&lo), None) => (lo as usize, self.insns.len()),
             _ => return self.insns.len(),
         };
-        lo + self.insns[lo..hi].partition_point(|i| i.offset() < offset)
+        let mut k = lo;
+        while k < hi && self.insns[k].offset() < offset {
+            k += 1;
+        }
+        k
     }
 }
 
@@ -413,15 +429,29 @@ fn decode_segments(
 }
 
 /// Each instruction with operations learns where they start in `ops`, so
-/// the walks find them without a search.
+/// the walks find them without a search, and whether it is straight-line
+/// code ([`Insn::is_plain`]; the special tables may still take that back).
 fn index_ops(insns: &mut [Insn], ops: &OpTable) {
     let offs = ops.offsets();
     let mut k = 0;
+    let mut next = u64::MAX;
+    for ins in insns.iter_mut().rev() {
+        let plain = matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) && next == ins.end();
+        next = ins.offset();
+        ins.set_plain(plain);
+    }
     for ins in insns.iter_mut().filter(|i| i.has_ops()) {
         while k < offs.len() && u64::from(offs[k]) < ins.offset() {
             k += 1;
         }
         ins.set_ops_index(k);
+        if ins.is_plain()
+            && !ops
+                .from_index(k, ins.offset())
+                .all(|op| matches!(op, crate::arch::Op::Stack { .. }))
+        {
+            ins.set_plain(false);
+        }
     }
 }
 
@@ -601,6 +631,8 @@ impl<'a> Model<'a> {
             reach.push(f.end.max(before));
         }
         let special = special::Special::build(obj, &code, &alts, &rules.special);
+        let mut code = code;
+        special.unmark_plain(&mut code);
         let sym_flags = symbol_flags(obj, rules);
         let flagged_at = obj
             .symbols
@@ -1185,6 +1217,12 @@ mod tests {
                 if let Some(code) = m.section_code(s.index) {
                     let ops = decode_segments(dec, data, &segments, None).1;
                     index_ops(&mut one, &ops);
+                    // Marked instructions are not plain (Special::unmark_plain).
+                    for (k, ins) in one.iter_mut().enumerate() {
+                        if m.special().at(s.index, k, ins.offset()).is_some() {
+                            ins.set_plain(false);
+                        }
+                    }
                     assert!(code.insns == one, "{path} {}", s.name);
                 }
             }

@@ -236,8 +236,13 @@ impl Patchable {
                 continue;
             }
             for r in obj.relocs(s.index) {
+                // Only a NOP can be taken for a patch site's (or a place the
+                // model's decoding does not start an instruction at).
                 if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend)
-                    && obj.sections[section].is_exec()
+                    && let Some(code) = model.section_code(section)
+                    && code
+                        .index_at(offset)
+                        .is_none_or(|i| code.insns[i].kind == Kind::Nop)
                 {
                     p.owned.push((section, offset));
                 }

@@ -90,6 +90,25 @@ impl Special {
         self.marks.is_empty()
     }
 
+    /// Instructions with marks are not straight-line code for the walks.
+    pub fn unmark_plain(&self, code: &mut [Option<SectionCode>]) {
+        for (sec, bits) in self.bits.iter().enumerate() {
+            let Some(Some(c)) = code.get_mut(sec) else {
+                continue;
+            };
+            for (w, &word) in bits.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let i = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if let Some(ins) = c.insns.get_mut(i) {
+                        ins.set_plain(false);
+                    }
+                }
+            }
+        }
+    }
+
     /// Every instruction with an unwind hint, in address order.
     pub fn hints(&self) -> Vec<(At, Hint)> {
         let mut v: Vec<(At, Hint)> = self

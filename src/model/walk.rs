@@ -152,16 +152,20 @@ pub trait Visitor {
     fn finished(&self) -> bool {
         false
     }
-    /// Arrive at and step over the instructions `range` of section `sec`
-    /// at once: straight-line code of the root's own range, no branch, no
-    /// mark, no alternative, each going on to the next (state operations
-    /// allowed). Returns how many were taken and whether the path goes on
-    /// after them (it may stop where an instruction was walked already);
-    /// the walker visits the rest one by one. The default takes none.
+    /// Arrive at and step over straight-line instructions of the root's
+    /// own range at once: from index `from` of `code` (section `sec`), the
+    /// run of [`Insn::is_plain`] instructions short of `limit`, each going
+    /// on to the next. A path may arrive at `from` along an edge
+    /// ([`Visitor::edge`] was called). Returns how many were taken and
+    /// whether the path goes on after them (it may stop where an
+    /// instruction was walked already); the walker visits the rest one by
+    /// one. The default takes none.
     fn plain_run(
         &mut self,
+        _code: &SectionCode,
         _sec: usize,
-        _range: std::ops::Range<usize>,
+        _from: usize,
+        _limit: usize,
         _state: &mut Self::State,
     ) -> (usize, bool) {
         (0, true)
@@ -293,6 +297,28 @@ impl<'m, 'a> Walker<'m, 'a> {
             None if owner.is_some() => (None, Some(Exit::IntoData)),
             None => (None, None),
         }
+    }
+
+    /// A direct jump at `i` to code of the root's own range (after its
+    /// start) that, if conditional, falls through to the next instruction
+    /// without a gap: its target, and whether it falls through.
+    #[inline]
+    fn own_jump(&self, root: &Function, code: &SectionCode, i: usize) -> Option<(usize, bool)> {
+        let ins = &code.insns[i];
+        let falls = match ins.kind {
+            Kind::Jump => false,
+            Kind::CondJump => true,
+            _ => return None,
+        };
+        let to = code.link(i)?;
+        let off = code.insns[to].offset();
+        if off <= root.start || off >= root.end {
+            return None;
+        }
+        if falls && code.insns.get(i + 1)?.offset() != ins.end() {
+            return None;
+        }
+        Some((to, falls))
     }
 
     fn site_end(&self, site: &AltSite) -> Option<Loc> {
@@ -523,6 +549,9 @@ impl<'m, 'a> Walker<'m, 'a> {
                 m.function_containing(sec, off)
             }
         };
+        // Straight-line code in bulk: the root's own instructions but its
+        // last (whose fall-through may leave the function).
+        let own = root.insns.start..root.insns.end.saturating_sub(1);
         // Paths not yet walked, the next one to walk last. A path goes on
         // in place while it has one way to go.
         let mut work: Vec<(Next, V::State)> = vec![((entry, None), init)];
@@ -538,6 +567,40 @@ impl<'m, 'a> Walker<'m, 'a> {
                     break;
                 };
                 let ins = &code.insns[i];
+                if ctx.is_none() && sec == root.section && own.contains(&i) && ins.is_plain() {
+                    let (taken, goes_on) = v.plain_run(code, sec, i, own.end, &mut state);
+                    if !goes_on {
+                        break;
+                    }
+                    if taken > 0 {
+                        at = ((sec, i + taken), None);
+                        continue;
+                    }
+                }
+                // A jump inside the root's own range with nothing on it: no
+                // visitor's state changes; the target first, as below.
+                if ctx.is_none()
+                    && sec == root.section
+                    && own.contains(&i)
+                    && let Some((to, falls)) = self.own_jump(root, code, i)
+                    && special.at(sec, i, ins.offset()).is_none()
+                {
+                    let arrival = Arrival {
+                        loc: (sec, i),
+                        insn: ins,
+                        marks: None,
+                        alt_site: None,
+                    };
+                    if !v.arrive(&arrival, &mut state) {
+                        break;
+                    }
+                    if falls {
+                        work.push(fork(v, (sec, i), ((sec, i + 1), None), None, &state));
+                    }
+                    v.edge((sec, i), (sec, to), Edge::Jump, &mut state);
+                    at = ((sec, to), None);
+                    continue;
+                }
                 let marks = special.at(sec, i, ins.offset());
                 let repl = ctx.map(|c| {
                     let site = &m.alts.sites[c.0 as usize];
@@ -641,17 +704,6 @@ impl<'m, 'a> Walker<'m, 'a> {
                             v.edge((sec, i), first.0, e, &mut state);
                         }
                         at = first;
-                        // Straight-line code: in bulk.
-                        if rest.is_empty() && first.1.is_none() && first.0 == (sec, i + 1) {
-                            let end = self.plain_end(root, special, code, sec, i + 1);
-                            if end > i + 1 {
-                                let (taken, goes_on) = v.plain_run(sec, i + 1..end, &mut state);
-                                if !goes_on {
-                                    break;
-                                }
-                                at = ((sec, i + 1 + taken), None);
-                            }
-                        }
                     }
                     Some(b) => {
                         // Side paths first, with the state from before.
@@ -691,41 +743,6 @@ fn fork<V: Visitor>(
     (to, s)
 }
 
-impl Walker<'_, '_> {
-    /// The end of the run of plain instructions from `from` (see
-    /// [`Visitor::plain_run`]), inside the root's own range and short of its
-    /// last instruction (whose fall-through may leave the function).
-    #[inline]
-    fn plain_end(
-        &self,
-        root: &Function,
-        special: &super::special::Special,
-        code: &SectionCode,
-        sec: usize,
-        from: usize,
-    ) -> usize {
-        if sec != root.section {
-            return from;
-        }
-        let mut j = from;
-        while let Some(ins) = code.insns.get(j) {
-            let plain = matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_))
-                && ins.offset() >= root.start
-                && ins.end() < root.end
-                && code
-                    .insns
-                    .get(j + 1)
-                    .is_some_and(|n| n.offset() == ins.end())
-                && special.at(sec, j, ins.offset()).is_none();
-            if !plain {
-                break;
-            }
-            j += 1;
-        }
-        j
-    }
-}
-
 /// Instructions walked already: a bit per instruction of the root's own
 /// range, a set for the rest (`.cold` parts, replacements).
 #[derive(Debug, Default)]
@@ -760,16 +777,23 @@ impl Seen {
         }
         self.rest.insert(loc)
     }
-    /// Marks the instructions `range` of `sec` in order, up to the first
-    /// marked already: [`Visitor::plain_run`] for visitors that only mark.
-    pub fn insert_run(&mut self, sec: usize, range: std::ops::Range<usize>) -> (usize, bool) {
-        let n = range.len();
-        for (k, j) in range.enumerate() {
+    /// Marks the plain instructions from `from` (short of `limit`) in
+    /// order, up to the first marked already: [`Visitor::plain_run`] for
+    /// visitors that only mark.
+    pub fn insert_run(
+        &mut self,
+        code: &SectionCode,
+        sec: usize,
+        from: usize,
+        limit: usize,
+    ) -> (usize, bool) {
+        let end = code.plain_end(from, limit);
+        for j in from..end {
             if !self.insert((sec, j)) {
-                return (k, false);
+                return (j - from, false);
             }
         }
-        (n, true)
+        (end - from, true)
     }
     /// Every instruction marked.
     pub fn iter(&self) -> impl Iterator<Item = Loc> + '_ {
@@ -802,11 +826,13 @@ impl Visitor for Reach {
     type State = ();
     fn plain_run(
         &mut self,
+        code: &SectionCode,
         sec: usize,
-        range: std::ops::Range<usize>,
+        from: usize,
+        limit: usize,
         _: &mut (),
     ) -> (usize, bool) {
-        self.seen.insert_run(sec, range)
+        self.seen.insert_run(code, sec, from, limit)
     }
     fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
         self.seen.insert(a.loc)
@@ -841,11 +867,14 @@ impl Visitor for MayReturn<'_, '_> {
     type State = ();
     fn plain_run(
         &mut self,
+        code: &SectionCode,
         sec: usize,
-        range: std::ops::Range<usize>,
+        from: usize,
+        limit: usize,
         _: &mut (),
     ) -> (usize, bool) {
-        self.seen.insert_run(sec, range)
+        self.entered = true;
+        self.seen.insert_run(code, sec, from, limit)
     }
     fn arrive(&mut self, a: &Arrival, _: &mut ()) -> bool {
         self.entered = true;
