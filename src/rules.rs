@@ -25,6 +25,9 @@ const UNREACHABLE: &str = include_str!("../rules/unreachable.toml");
 #[derive(Debug, Default, Clone)]
 pub struct NameSet {
     names: rustc_hash::FxHashSet<String>,
+    /// Bit `n` set when some name is `n` bytes long (bit 127: 127 or more):
+    /// a name of no such length is not hashed.
+    lens: u128,
     contains: Vec<String>,
     /// `contains` as one automaton, built on first lookup: every symbol of
     /// every object is looked up, so one pass per name instead of one per pattern.
@@ -68,17 +71,28 @@ impl Substrings {
     }
 }
 
+fn len_bit(name: &str) -> u128 {
+    1 << name.len().min(127)
+}
+
 impl NameSet {
     pub fn contains(&self, name: &str) -> bool {
-        self.names.contains(name)
-            || self
-                .substrings
-                .get_or_init(|| Substrings::build(&self.contains))
-                .as_ref()
-                .is_some_and(|a| a.is_match(name))
+        (self.lens & len_bit(name) != 0 && self.names.contains(name))
+            || !self.contains.is_empty()
+                && self
+                    .substrings
+                    .get_or_init(|| Substrings::build(&self.contains))
+                    .as_ref()
+                    .is_some_and(|a| a.is_match(name))
     }
     pub fn insert(&mut self, name: &str) {
-        self.names.insert(name.to_string());
+        self.add_names([name.to_string()]);
+    }
+    fn add_names(&mut self, names: impl IntoIterator<Item = String>) {
+        for n in names {
+            self.lens |= len_bit(&n);
+            self.names.insert(n);
+        }
     }
     pub fn len(&self) -> usize {
         self.names.len() + self.contains.len()
@@ -122,7 +136,7 @@ fn names_for(any: &NameGroup, x86_64: &NameGroup, aarch64: &NameGroup, m: Machin
     };
     let mut s = NameSet::default();
     for g in [any, arch] {
-        s.names.extend(g.names.iter().cloned());
+        s.add_names(g.names.iter().cloned());
         s.contains.extend(g.contains.iter().cloned());
     }
     s
@@ -310,6 +324,16 @@ impl LandingPadRules {
             .iter()
             .find(|p| p.matches_symbol(m, symbol, section))
     }
+    /// The `no_pad_target` entries that can match a symbol defined in
+    /// `section` of an object of machine `m`, in order.
+    pub fn no_pad_targets_in(&self, m: Machine, section: &str) -> Vec<&NamePattern> {
+        self.no_pad_target
+            .iter()
+            .filter(|p| {
+                p.applies_to(m) && (p.section.is_empty() || p.section.iter().any(|s| s == section))
+            })
+            .collect()
+    }
     pub fn is_export_section(&self, name: &str) -> bool {
         self.export_section.iter().any(|p| p.matches(name))
     }
@@ -434,7 +458,7 @@ impl Noinstr {
     /// Callees allowed from noinstr code wherever they live.
     pub fn allowed(&self) -> NameSet {
         let mut s = NameSet::default();
-        s.names.extend(self.allow.names.iter().cloned());
+        s.add_names(self.allow.names.iter().cloned());
         s.contains.extend(self.allow.contains.iter().cloned());
         s
     }

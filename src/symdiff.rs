@@ -32,7 +32,7 @@ fn key_name(obj: &Object, s: &Symbol) -> String {
         SymSection::Section(i) if s.st_type == STT_SECTION && s.name.is_empty() => {
             obj.sections[i].name.clone()
         }
-        _ => s.name.clone(),
+        _ => s.name.to_string(),
     }
 }
 

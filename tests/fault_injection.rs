@@ -239,7 +239,7 @@ fn damage_st_shndx(obj: &Object, _m: &Model) -> Vec<Fault> {
         .map(|s| Fault {
             patches: vec![(base + 24 * s.index + 6, bad.clone())],
             rule: "symtab-shndx",
-            symbol: s.name.clone(),
+            symbol: s.name.to_string(),
         })
         .collect()
 }
@@ -584,7 +584,7 @@ fn branches_to<'m>(
                 continue;
             }
             if let Some(sym) = m.dest_sym(code.dest(k)).filter(|&s| pick(s)) {
-                out.push((f, f.section, k, m.obj.symbols[sym].name.as_str()));
+                out.push((f, f.section, k, &*m.obj.symbols[sym].name));
             }
         }
     }

@@ -7,6 +7,7 @@ use iced_x86::{
     Code, Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter,
     Instruction, Mnemonic, OpKind, Register,
 };
+use std::sync::atomic::{AtomicU8, Ordering};
 
 pub struct X86;
 
@@ -91,6 +92,134 @@ fn classify(i: &Instruction) -> Kind {
         FlowControl::XbeginXabortXend => Kind::Other,
         FlowControl::Exception => Kind::Trap,
     }
+}
+
+/// What [`classify`] and [`stack_ops`] need of an instruction that depends
+/// on its opcode alone (`Code`), worked out once per opcode and kept: the
+/// kind, whether it may have stack operations, whether it is a `lea`.
+/// Decoding asks for each instruction, and most opcodes recur millions of times.
+struct CodeInfo {
+    cache: [AtomicU8; CODES],
+}
+
+const CODES: usize = 1 << 13;
+const MAY_STACK: u8 = 0x80;
+const LEA: u8 = 0x40;
+const KIND_MASK: u8 = 0x3f;
+
+static CODE_INFO: CodeInfo = CodeInfo {
+    cache: [const { AtomicU8::new(0) }; CODES],
+};
+
+impl CodeInfo {
+    /// `(kind, may have stack operations, is a lea)` of a decoded instruction.
+    #[inline]
+    fn of(&self, i: &Instruction) -> (Kind, bool, bool) {
+        let code = i.code() as usize;
+        let Some(slot) = self.cache.get(code) else {
+            return (
+                classify(i),
+                may_stack(i.code()),
+                i.mnemonic() == Mnemonic::Lea,
+            );
+        };
+        let mut v = slot.load(Ordering::Relaxed);
+        if v == 0 {
+            v = kind_code(classify(i))
+                | if may_stack(i.code()) { MAY_STACK } else { 0 }
+                | if i.mnemonic() == Mnemonic::Lea {
+                    LEA
+                } else {
+                    0
+                };
+            slot.store(v, Ordering::Relaxed);
+        }
+        (
+            kind_of_code(v & KIND_MASK),
+            v & MAY_STACK != 0,
+            v & LEA != 0,
+        )
+    }
+}
+
+/// A kind as a small nonzero number (x86 has one landing pad, ENDBR64).
+fn kind_code(k: Kind) -> u8 {
+    match k {
+        Kind::Call => 1,
+        Kind::Jump => 2,
+        Kind::CondJump => 3,
+        Kind::IndirectCall => 4,
+        Kind::IndirectJump => 5,
+        Kind::Return => 6,
+        Kind::Trap => 7,
+        Kind::Breakpoint => 8,
+        Kind::Nop => 9,
+        Kind::Pad(_) => 10,
+        Kind::UaccessOpen => 11,
+        Kind::UaccessClose => 12,
+        Kind::PushFlags => 13,
+        Kind::PopFlags => 14,
+        Kind::ContextSwitch => 15,
+        Kind::Other => 16,
+        Kind::Invalid => 17,
+    }
+}
+
+#[inline]
+fn kind_of_code(c: u8) -> Kind {
+    match c {
+        1 => Kind::Call,
+        2 => Kind::Jump,
+        3 => Kind::CondJump,
+        4 => Kind::IndirectCall,
+        5 => Kind::IndirectJump,
+        6 => Kind::Return,
+        7 => Kind::Trap,
+        8 => Kind::Breakpoint,
+        9 => Kind::Nop,
+        10 => Kind::Pad(Pad::Endbr64),
+        11 => Kind::UaccessOpen,
+        12 => Kind::UaccessClose,
+        13 => Kind::PushFlags,
+        14 => Kind::PopFlags,
+        15 => Kind::ContextSwitch,
+        16 => Kind::Other,
+        _ => Kind::Invalid,
+    }
+}
+
+/// The opcodes [`stack_ops`] looks at.
+fn may_stack(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Add_rm64_r64
+            | Code::Sub_rm64_r64
+            | Code::Push_r64
+            | Code::Pop_r64
+            | Code::Pushq_imm32
+            | Code::Pushq_imm8
+            | Code::Push_rm64
+            | Code::Pushq_FS
+            | Code::Pushq_GS
+            | Code::Add_rm64_imm8
+            | Code::Add_rm64_imm32
+            | Code::Sub_rm64_imm8
+            | Code::Sub_rm64_imm32
+            | Code::And_rm64_imm8
+            | Code::And_rm64_imm32
+            | Code::Mov_rm64_r64
+            | Code::Mov_r64_rm64
+            | Code::Lea_r64_m
+            | Code::Pop_rm64
+            | Code::Popq_FS
+            | Code::Popq_GS
+            | Code::Pushfq
+            | Code::Popfq
+            | Code::Leaveq
+            | Code::Iretq
+            | Code::Std
+            | Code::Cld
+    )
 }
 
 const RSP: u8 = 4;
@@ -250,20 +379,18 @@ impl Decoder for X86 {
                 dec.set_ip(offset + 1);
                 continue;
             }
-            let kind = classify(&ins);
+            let (kind, may_stack, lea) = CODE_INFO.of(&ins);
             let imm_target = match kind {
                 Kind::Call | Kind::Jump | Kind::CondJump => Some(ins.near_branch_target()),
                 // lea disp(%rip), reg: computes an address in this section
                 // (the assembler resolved the label, so no relocation says so).
-                Kind::Other
-                    if ins.mnemonic() == Mnemonic::Lea && ins.is_ip_rel_memory_operand() =>
-                {
+                Kind::Other if lea && ins.is_ip_rel_memory_operand() => {
                     Some(ins.ip_rel_memory_address())
                 }
                 _ => None,
             };
             let mut insn = Insn::new(offset, ins.len() as u8, kind, imm_target);
-            if let Some(t) = ops.as_deref_mut() {
+            if may_stack && let Some(t) = ops.as_deref_mut() {
                 let before = t.len();
                 stack_ops(&ins, |op| t.push(offset, op));
                 if t.len() > before {

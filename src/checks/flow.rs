@@ -1943,14 +1943,34 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
     // CFI that holds at calls only, whether this is a call).
     let mut last: Option<(u32, usize, usize, bool)> = None;
     let mut entry: Option<(u32, Result<crate::elf::orc::OrcEntry, String>)> = None;
-    for (k, r) in w.own.iter().enumerate() {
+    let own = &w.own;
+    let insns = &code.insns[w.base..w.base + own.len()];
+    let mut k = 0;
+    while k < own.len() {
         if orc_done && cfi_done {
             break;
         }
+        // Instructions with the state just compared and no row starting
+        // among them compare the same: stepped over in a tight loop
+        // (unless the CFI holds at calls only).
+        if let Some((cfi, _, _, _)) = last
+            && !p.cfi_calls_only
+        {
+            let next_row = orc_next.min(cfi_next);
+            while k < own.len() && own[k].cfi == cfi && insns[k].offset() < next_row {
+                k += 1;
+            }
+            if k >= own.len() {
+                break;
+            }
+        }
+        let idx = k;
+        let r = &own[idx];
+        let ins = &insns[idx];
+        k += 1;
         let Some(c) = w.cfis.get(r.cfi as usize) else {
             continue;
         };
-        let ins = &code.insns[w.base + k];
         let off = ins.offset();
         while orc_next <= off {
             oc += 1;
@@ -1997,7 +2017,7 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
             && let Some(d) = frame.cfi_diff(c, row)
             && !(p.cfi_by_compiler
                 && d == crate::model::cfi::CfiDiff::Cfa
-                && crate::model::cfi::undescribed_push(code, w.base + k, row.start))
+                && crate::model::cfi::undescribed_push(code, w.base + idx, row.start))
         {
             cfi_done = true;
             let what = match d {

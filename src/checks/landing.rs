@@ -103,7 +103,7 @@ pub fn data_symbol(m: &Model, section: usize, offset: u64) -> Option<(String, u6
                 && offset < s.value.saturating_add(s.size)
         })
         .max_by_key(|s| s.value)
-        .map(|s| (s.name.clone(), offset - s.value))
+        .map(|s| (s.name.to_string(), offset - s.value))
 }
 
 const JUMP_NOTE: &str = "the `br` of a switch reaches this case through its jump table; with BTI it faults unless the case starts with `bti j` (compilers emit it under -mbranch-protection=bti)";

@@ -75,7 +75,7 @@ fn detect(cx: &Ctx) -> Build {
         || obj
             .symbols
             .iter()
-            .any(|s| s.index != 0 && r.module_markers.symbols.contains(&s.name));
+            .any(|s| s.index != 0 && r.module_markers.symbols.iter().any(|n| *n == s.name));
     let linked = cx
         .rules
         .noinstr

@@ -30,7 +30,7 @@ pub struct Problem {
 /// The name a finding shows for a symbol (section symbols have none).
 pub fn display_name(obj: &Object, s: &Symbol) -> String {
     if !s.name.is_empty() {
-        return s.name.clone();
+        return s.name.to_string();
     }
     match s.section {
         SymSection::Section(i) if s.st_type == STT_SECTION => {

@@ -19,6 +19,7 @@ use goblin::elf::section_header::{
     SectionHeader,
 };
 use rustc_hash::FxHashMap as HashMap;
+use std::borrow::Cow;
 use std::fmt;
 
 pub mod write;
@@ -108,9 +109,10 @@ pub enum SymSection {
 }
 
 #[derive(Debug, Clone)]
-pub struct Symbol {
+pub struct Symbol<'a> {
     pub index: usize,
-    pub name: String,
+    /// Borrowed from the string table (copied only when not UTF-8).
+    pub name: Cow<'a, str>,
     pub value: u64,
     pub size: u64,
     pub st_type: u8,
@@ -121,7 +123,7 @@ pub struct Symbol {
     pub section: SymSection,
 }
 
-impl Symbol {
+impl Symbol<'_> {
     pub fn is_func(&self) -> bool {
         self.st_type == STT_FUNC
     }
@@ -178,7 +180,7 @@ pub struct Object<'a> {
     pub data: &'a [u8],
     pub machine: Machine,
     pub sections: Vec<Section>,
-    pub symbols: Vec<Symbol>,
+    pub symbols: Vec<Symbol<'a>>,
     /// Index of the `SHT_SYMTAB` section, if any.
     pub symtab: Option<usize>,
     /// Index of the `.symtab_shndx` section, if any.
@@ -211,14 +213,19 @@ fn name_budget(data: &[u8]) -> u64 {
 /// The NUL-terminated name at `idx` of string table `table`. A name that
 /// runs to the table's end unterminated, or names that add up to more than
 /// `budget`, make the object unreadable: each would be copied whole.
-fn read_cstr(table: &Section, data: &[u8], idx: u64, budget: &mut u64) -> Result<String, ElfError> {
+fn read_cstr<'a>(
+    table: &Section,
+    data: &'a [u8],
+    idx: u64,
+    budget: &mut u64,
+) -> Result<Cow<'a, str>, ElfError> {
     let start = table.offset.saturating_add(idx);
     let end = table
         .offset
         .saturating_add(table.size)
         .min(data.len() as u64);
     if start >= end {
-        return Ok(String::new());
+        return Ok(Cow::Borrowed(""));
     }
     let s = &data[start as usize..end as usize];
     // Named only when there is an error: this runs once per symbol.
@@ -238,7 +245,7 @@ fn read_cstr(table: &Section, data: &[u8], idx: u64, budget: &mut u64) -> Result
             what()
         ))
     })?;
-    Ok(String::from_utf8_lossy(&s[..n]).into_owned())
+    Ok(String::from_utf8_lossy(&s[..n]))
 }
 
 impl<'a> Object<'a> {
@@ -366,7 +373,7 @@ impl<'a> Object<'a> {
         let mut budget = name_budget(data);
         for s in sections.iter_mut() {
             let off = shdrs[s.index].sh_name as u64;
-            s.name = read_cstr(&strtab_sec, data, off, &mut budget)?;
+            s.name = read_cstr(&strtab_sec, data, off, &mut budget)?.into_owned();
         }
 
         if let Some(s) = sections
@@ -394,7 +401,7 @@ impl<'a> Object<'a> {
             inflate_budget: compressed::budget(data).into(),
         };
         obj.read_symbols(ctx)?;
-        obj.read_relocs(ctx)?;
+        obj.read_relocs()?;
         obj.read_mapping_symbols();
         for s in &obj.sections {
             obj.by_name.entry(s.name.clone()).or_default().push(s.index);
@@ -492,7 +499,7 @@ impl<'a> Object<'a> {
         Ok(())
     }
 
-    fn read_relocs(&mut self, ctx: Ctx) -> Result<(), ElfError> {
+    fn read_relocs(&mut self) -> Result<(), ElfError> {
         let nsec = self.sections.len();
         for i in 0..nsec {
             let s = &self.sections[i];
@@ -518,41 +525,52 @@ impl<'a> Object<'a> {
                     s.name, s.size
                 ));
             }
-            let name = s.name.clone();
-            let rs = goblin::elf::RelocSection::parse(
-                self.data,
-                s.offset as usize,
-                s.size as usize,
-                is_rela,
-                ctx,
-            )
-            .map_err(|e| ElfError(format!("bad relocation section {name}: {e}")))?;
+            let name = &s.name;
+            // Elf64_Rela / Elf64_Rel, little-endian, read in place.
+            let bytes = s
+                .offset
+                .checked_add(s.size)
+                .and_then(|end| self.data.get(s.offset as usize..end as usize))
+                .ok_or_else(|| {
+                    ElfError(format!(
+                        "bad relocation section {name}: {:#x} bytes at {:#x} run past the end of the file",
+                        s.size, s.offset
+                    ))
+                })?;
             let tsize = compressed::logical_size(self.data, &self.sections[target]);
             let nsyms = self.symbols.len();
-            let mut v = Vec::with_capacity(rs.len());
-            for r in rs.iter() {
-                if r.r_offset >= tsize {
+            let word = |e: &[u8], at: usize| {
+                u64::from_le_bytes(e[at..at + 8].try_into().expect("8 bytes"))
+            };
+            let mut v = Vec::with_capacity(bytes.len() / esz as usize);
+            for e in bytes.chunks_exact(esz as usize) {
+                let (offset, info) = (word(e, 0), word(e, 8));
+                let sym = (info >> 32) as usize;
+                if offset >= tsize {
                     return err(format!(
-                        "relocation in {name} at {:#x} is outside {} ({:#x} bytes)",
-                        r.r_offset, self.sections[target].name, tsize
+                        "relocation in {name} at {offset:#x} is outside {} ({tsize:#x} bytes)",
+                        self.sections[target].name
                     ));
                 }
-                if r.r_sym >= nsyms.max(1) {
+                if sym >= nsyms.max(1) {
                     return err(format!(
-                        "relocation in {name} at {:#x} names symbol {} of {nsyms}",
-                        r.r_offset, r.r_sym
+                        "relocation in {name} at {offset:#x} names symbol {sym} of {nsyms}"
                     ));
                 }
                 v.push(Reloc {
-                    offset: r.r_offset,
-                    r_type: r.r_type,
-                    sym: r.r_sym,
-                    addend: r.r_addend.unwrap_or(0),
+                    offset,
+                    r_type: info as u32,
+                    sym,
+                    addend: if is_rela { word(e, 16) as i64 } else { 0 },
                 });
             }
             self.reloc_sections[target].push(i);
             let slot = &mut self.relocs[target];
-            slot.extend(v);
+            if slot.is_empty() {
+                *slot = v;
+            } else {
+                slot.extend(v);
+            }
         }
         for v in self.relocs.iter_mut() {
             v.sort_by_key(|r| r.offset);

@@ -464,6 +464,13 @@ fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), St
     if rules.no_pad_target.is_empty() {
         return HashMap::default();
     }
+    // The entries that can match in each section, worked out once.
+    let per_section: Vec<Vec<&crate::rules::NamePattern>> = m
+        .obj
+        .sections
+        .iter()
+        .map(|sec| rules.no_pad_targets_in(m.obj.machine, &sec.name))
+        .collect();
     m.obj
         .symbols
         .iter()
@@ -472,7 +479,7 @@ fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), St
             let SymSection::Section(sec) = s.section else {
                 return None;
             };
-            let p = rules.no_pad_target(m.obj.machine, &s.name, m.obj.section_name(sec))?;
+            let p = per_section.get(sec)?.iter().find(|p| p.matches(&s.name))?;
             Some(((sec, s.value), p.name.clone()))
         })
         .collect()

@@ -81,7 +81,7 @@ impl Alternatives {
             let mut e = *e;
             if e.callback {
                 let name = match e.repl {
-                    Place::External { sym, .. } => obj.symbols.get(sym).map(|s| s.name.as_str()),
+                    Place::External { sym, .. } => obj.symbols.get(sym).map(|s| &*s.name),
                     Place::Local { section, offset } => functions
                         .iter()
                         .find(|f| f.section == section && f.start == offset)

@@ -1052,7 +1052,7 @@ impl<'a> Model<'a> {
     /// A readable name for a branch destination.
     pub fn dest_name(&self, dest: Dest) -> String {
         match dest {
-            Dest::External { sym } => self.obj.symbols[sym].name.clone(),
+            Dest::External { sym } => self.obj.symbols[sym].name.to_string(),
             Dest::Local { section, offset } => self.place_name(section, offset),
             Dest::None => "?".to_string(),
         }

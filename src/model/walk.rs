@@ -270,6 +270,7 @@ impl<'m, 'a> Walker<'m, 'a> {
     }
 
     /// Continue at `to` after code of `owner` that ended there.
+    #[inline]
     fn fall(
         &self,
         owner: Option<usize>,
@@ -407,6 +408,7 @@ impl<'m, 'a> Walker<'m, 'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn flow(
         &self,
         root: &Function,
