@@ -59,6 +59,9 @@ pub enum Cmd {
         /// Show the full documentation of this rule.
         #[arg(long)]
         explain: Option<String>,
+        /// Every rule's documentation as one Markdown page (docs/RULES.md).
+        #[arg(long, conflicts_with = "explain")]
+        markdown: bool,
     },
 }
 
@@ -301,7 +304,7 @@ pub fn main() -> i32 {
             i32::from(std::io::stdout().write_all(&buf).is_err()) * 2
         }
         Cmd::Man { subcommand } => run_man(subcommand.as_deref()),
-        Cmd::Rules { explain } => run_rules(explain),
+        Cmd::Rules { explain, markdown } => run_rules(explain, markdown),
     }
 }
 
@@ -483,7 +486,11 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
     let color = report::use_color(a.color, tty);
-    let mut em = report::emitter_for(format, color, &rules);
+    let docs = opts
+        .rules_doc_url
+        .clone()
+        .or_else(report::default_rules_doc_url);
+    let mut em = report::emitter_for(format, color, &rules, docs.as_deref());
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut tally = Tally::default();
@@ -589,9 +596,13 @@ fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
-fn run_rules(explain: Option<String>) -> i32 {
+fn run_rules(explain: Option<String>, markdown: bool) -> i32 {
     let rules = Rules::builtin();
     let mut out = std::io::stdout().lock();
+    if markdown {
+        let md = report::rules_md::markdown(&rules);
+        return i32::from(out.write_all(md.as_bytes()).is_err()) * 2;
+    }
     match explain {
         Some(id) => match rules.doc(&id) {
             Some(d) => {

@@ -28,6 +28,9 @@ pub struct Options {
     pub mitigations: Option<Mitigations>,
     /// Findings at warning level fail the run (exit 1) as errors do.
     pub deny_warnings: bool,
+    /// Where each rule's documentation is: a URL with `{rule}` for the id
+    /// (SARIF `helpUri`, the LSP's `codeDescription`).
+    pub rules_doc_url: Option<String>,
 }
 
 /// Speculation mitigations a build uses (the retpoline, rethunk and sls rules).
@@ -135,6 +138,9 @@ pub struct ConfigFile {
     /// Warning-level findings make the exit status 1 (`--deny-warnings`).
     #[serde(default)]
     pub deny_warnings: Option<bool>,
+    /// Rule documentation URL template (`{rule}` for the rule id).
+    #[serde(default)]
+    pub rules_doc_url: Option<String>,
 }
 
 impl ConfigFile {
@@ -143,6 +149,14 @@ impl ConfigFile {
         let cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
         if let Some(m) = &cfg.mitigations {
             Mitigations::parse(m).map_err(|e| format!("{}: mitigations: {e}", path.display()))?;
+        }
+        if let Some(u) = &cfg.rules_doc_url
+            && !crate::report::is_doc_url(u)
+        {
+            return Err(format!(
+                "{}: rules_doc_url = {u:?}: want an absolute URL (https://...), with {{rule}} for the rule id",
+                path.display()
+            ));
         }
         if let Some([m, n]) = cfg.patchable.filter(|[m, n]| n > m) {
             return Err(format!(
@@ -187,6 +201,9 @@ impl ConfigFile {
         }
         if let Some(d) = self.deny_warnings {
             opts.deny_warnings = d;
+        }
+        if self.rules_doc_url.is_some() {
+            opts.rules_doc_url.clone_from(&self.rules_doc_url);
         }
         if let Some(m) = &self.mitigations {
             // Checked when the file was read.

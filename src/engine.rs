@@ -20,6 +20,17 @@ pub struct ObjectReport {
     pub findings: Vec<Finding>,
     /// Why the object could not be checked.
     pub error: Option<String>,
+    /// Where each section's bytes start in the object (`None` for sections
+    /// without bytes), by section index: SARIF's byte regions.
+    pub section_offsets: Vec<Option<u64>>,
+}
+
+/// [`ObjectReport::section_offsets`] of an object.
+pub fn section_offsets(obj: &Object) -> Vec<Option<u64>> {
+    obj.sections
+        .iter()
+        .map(|s| (s.sh_type != goblin::elf::section_header::SHT_NOBITS).then_some(s.offset))
+        .collect()
 }
 
 /// Check one object held in memory.
@@ -41,6 +52,7 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
         }
     };
     rep.arch = Some(obj.machine);
+    rep.section_offsets = section_offsets(&obj);
     if opts.arch.is_some_and(|a| a != obj.machine) {
         return rep;
     }

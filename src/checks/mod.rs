@@ -34,6 +34,9 @@ use serde::Serialize;
 /// A referenced location a finding is about (a call or reference target).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Target {
+    /// The section's index in the object (not part of any output format).
+    #[serde(skip)]
+    pub section_index: usize,
     pub section: String,
     pub offset: u64,
     pub symbol: Option<String>,
@@ -167,6 +170,7 @@ impl Ctx<'_> {
             None => (None, offset),
         };
         Target {
+            section_index: section,
             section: m.obj.section_name(section).to_string(),
             offset,
             symbol,

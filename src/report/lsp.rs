@@ -181,6 +181,7 @@ mod tests {
             directory: d.join("out"),
         };
         let target = Target {
+            section_index: 1,
             section: ".text".into(),
             offset: 0x20,
             symbol: Some("g".into()),
