@@ -3,7 +3,7 @@
 use crate::elf::Machine;
 use crate::rules::{Rules, Severity};
 use serde::Deserialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Default)]
@@ -31,6 +31,86 @@ pub struct Options {
     /// Where each rule's documentation is: a URL with `{rule}` for the id
     /// (SARIF `helpUri`, the LSP's `codeDescription`).
     pub rules_doc_url: Option<String>,
+    /// Findings the config's per-file and per-symbol ignores drop.
+    pub ignores: Ignores,
+}
+
+/// `[per_file_ignores]` and `[per_symbol_ignores]`: glob → rule ids.
+#[derive(Debug, Clone, Default)]
+pub struct Ignores {
+    /// The config file's folder: file patterns with a `/` are relative to it.
+    root: PathBuf,
+    files: Vec<(globset::GlobMatcher, bool, Vec<String>)>,
+    symbols: Vec<(globset::GlobMatcher, Vec<String>)>,
+}
+
+impl Ignores {
+    fn new(
+        root: &Path,
+        files: &BTreeMap<String, Vec<String>>,
+        symbols: &BTreeMap<String, Vec<String>>,
+    ) -> Result<Ignores, String> {
+        let glob = |table: &str, p: &str| {
+            globset::GlobBuilder::new(p)
+                .literal_separator(true)
+                .build()
+                .map(|g| g.compile_matcher())
+                .map_err(|e| format!("[{table}] {p:?}: {e}"))
+        };
+        Ok(Ignores {
+            root: root.to_path_buf(),
+            files: files
+                .iter()
+                .map(|(p, r)| Ok((glob("per_file_ignores", p)?, p.contains('/'), r.clone())))
+                .collect::<Result<_, String>>()?,
+            symbols: symbols
+                .iter()
+                .map(|(p, r)| Ok((glob("per_symbol_ignores", p)?, r.clone())))
+                .collect::<Result<_, String>>()?,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.symbols.is_empty()
+    }
+
+    /// The rules ignored in every finding of the object read from `file`.
+    fn file_rules(&self, file: &Path) -> Vec<&str> {
+        let abs = std::env::current_dir()
+            .map(|d| crate::compdb::normalize(&d.join(file)))
+            .unwrap_or_else(|_| file.to_path_buf());
+        let rel = abs.strip_prefix(&self.root).ok();
+        let name = file.file_name().map(Path::new);
+        self.files
+            .iter()
+            .filter(|(g, slash, _)| {
+                if *slash {
+                    rel.is_some_and(|r| g.is_match(r))
+                } else {
+                    name.is_some_and(|n| g.is_match(n))
+                }
+            })
+            .flat_map(|(_, _, r)| r.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// Drops the findings of the object read from `file` that an ignore
+    /// covers; returns how many.
+    pub fn filter(&self, file: &Path, findings: &mut Vec<crate::checks::Finding>) -> usize {
+        if self.is_empty() || findings.is_empty() {
+            return 0;
+        }
+        let by_file = self.file_rules(file);
+        let before = findings.len();
+        findings.retain(|f| {
+            let sym = f.symbol.as_deref();
+            !(by_file.contains(&f.rule)
+                || self.symbols.iter().any(|(g, rules)| {
+                    sym.is_some_and(|s| g.is_match(s)) && rules.iter().any(|r| r == f.rule)
+                }))
+        });
+        before - findings.len()
+    }
 }
 
 /// Speculation mitigations a build uses (the retpoline, rethunk and sls rules).
@@ -141,12 +221,27 @@ pub struct ConfigFile {
     /// Rule documentation URL template (`{rule}` for the rule id).
     #[serde(default)]
     pub rules_doc_url: Option<String>,
+    /// File glob -> rules not reported in the objects it matches.
+    #[serde(default)]
+    pub per_file_ignores: BTreeMap<String, Vec<String>>,
+    /// Symbol glob -> rules not reported in the symbols it matches.
+    #[serde(default)]
+    pub per_symbol_ignores: BTreeMap<String, Vec<String>>,
+    /// The file's folder (set when read).
+    #[serde(skip)]
+    pub dir: PathBuf,
 }
 
 impl ConfigFile {
     pub fn read(path: &Path) -> Result<ConfigFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
+        let mut cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        cfg.dir = std::env::current_dir()
+            .map(|d| crate::compdb::normalize(&d.join(dir)))
+            .unwrap_or_else(|_| dir.to_path_buf());
+        Ignores::new(&cfg.dir, &cfg.per_file_ignores, &cfg.per_symbol_ignores)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(m) = &cfg.mitigations {
             Mitigations::parse(m).map_err(|e| format!("{}: mitigations: {e}", path.display()))?;
         }
@@ -180,8 +275,25 @@ impl ConfigFile {
         None
     }
 
+    /// The rule ids the file names, with where: `[rules]` keys and the
+    /// ignores' values.
+    pub fn rule_names(&self) -> Vec<(&str, &'static str)> {
+        let mut out: Vec<(&str, &'static str)> =
+            self.rules.keys().map(|r| (r.as_str(), "[rules]")).collect();
+        for (table, map) in [
+            ("[per_file_ignores]", &self.per_file_ignores),
+            ("[per_symbol_ignores]", &self.per_symbol_ignores),
+        ] {
+            out.extend(map.values().flatten().map(|r| (r.as_str(), table)));
+        }
+        out
+    }
+
     /// Merge into options and rules (command-line flags are applied after).
     pub fn apply(&self, opts: &mut Options, rules: &mut Rules) {
+        // Checked when the file was read.
+        opts.ignores = Ignores::new(&self.dir, &self.per_file_ignores, &self.per_symbol_ignores)
+            .unwrap_or_default();
         opts.severities
             .extend(self.rules.iter().map(|(k, v)| (k.clone(), *v)));
         rules.extend_noreturn(&self.noreturn);
