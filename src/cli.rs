@@ -332,10 +332,7 @@ type Setup = (Options, Rules);
 /// file for all; else each input's nearest `objlint.toml` above it (as ruff
 /// and git find theirs), or the run's when there is none above it. Setup 0
 /// is the run's own.
-fn setups_for(
-    a: &CheckArgs,
-    inputs: &[input::Input],
-) -> Result<(Vec<Setup>, Vec<usize>), String> {
+fn setups_for(a: &CheckArgs, inputs: &[input::Input]) -> Result<(Vec<Setup>, Vec<usize>), String> {
     let run = run_config(a);
     let mut setups = vec![setup_from(a, run.as_deref())?];
     let mut which = vec![0; inputs.len()];

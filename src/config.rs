@@ -232,6 +232,29 @@ pub struct ConfigFile {
     pub dir: PathBuf,
 }
 
+/// `text` (an `objlint.toml`, maybe empty) with `name` added to the list
+/// `key` (created when absent), comments and layout kept: the edit of a
+/// [`crate::checks::ConfigFix`].
+pub fn with_name_added(text: &str, key: &str, name: &str) -> Result<String, String> {
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+    match doc.get_mut(key) {
+        None => {
+            let mut a = toml_edit::Array::new();
+            a.push(name);
+            doc.insert(key, toml_edit::value(a));
+        }
+        Some(item) => {
+            let a = item
+                .as_array_mut()
+                .ok_or_else(|| format!("`{key}` is not a list"))?;
+            if !a.iter().any(|v| v.as_str() == Some(name)) {
+                a.push(name);
+            }
+        }
+    }
+    Ok(doc.to_string())
+}
+
 impl ConfigFile {
     pub fn read(path: &Path) -> Result<ConfigFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -321,5 +344,31 @@ impl ConfigFile {
             // Checked when the file was read.
             opts.mitigations = Mitigations::parse(m).ok();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_name_added;
+
+    #[test]
+    fn names_are_added_keeping_the_file() {
+        let text = "# mine\nnoreturn = [\"a\"] # why\n\n[rules]\nfallthrough = \"error\"\n";
+        let out = with_name_added(text, "noreturn", "b").unwrap();
+        assert_eq!(
+            out,
+            "# mine\nnoreturn = [\"a\", \"b\"] # why\n\n[rules]\nfallthrough = \"error\"\n"
+        );
+        assert_eq!(with_name_added(&out, "noreturn", "b").unwrap(), out);
+        let out = with_name_added(text, "uaccess_safe", "h").unwrap();
+        let cfg: super::ConfigFile = toml::from_str(&out).unwrap();
+        assert_eq!(cfg.uaccess_safe, ["h"]);
+        assert_eq!(cfg.noreturn, ["a"]);
+        assert!(out.starts_with("# mine\n"));
+        assert_eq!(
+            with_name_added("", "noreturn", "x").unwrap(),
+            "noreturn = [\"x\"]\n"
+        );
+        assert!(with_name_added("noreturn = 1\n", "noreturn", "x").is_err());
     }
 }

@@ -85,6 +85,32 @@ pub struct Finding {
     pub path_omitted: usize,
     /// Why the object was not fully checked (analysis-incomplete only).
     pub cause: Option<&'static str>,
+    /// The config change that settles the finding when the code is right
+    /// (the LSP offers it as a code action).
+    pub fix: Option<ConfigFix>,
+}
+
+/// A name to add to a list in `objlint.toml`: `noreturn = ["name"]` when a
+/// callee never returns, `uaccess_safe = ["name"]` when it may run with user
+/// access open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigFix {
+    pub key: &'static str,
+    pub name: String,
+}
+
+impl ConfigFix {
+    pub fn new(key: &'static str, name: &str) -> Option<ConfigFix> {
+        // A name objlint made up (`.text+0x10`) is no symbol to list.
+        (!name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.$".contains(c)))
+        .then(|| ConfigFix {
+            key,
+            name: name.to_string(),
+        })
+    }
 }
 
 /// An edge a path took: a branch, a switch case, an alternative, ...
@@ -155,6 +181,7 @@ impl Ctx<'_> {
             source: None,
             path: None,
             path_omitted: 0,
+            fix: None,
             cause: None,
         }
     }

@@ -81,6 +81,9 @@ pub fn finding_value(rep: &ObjectReport, f: &crate::checks::Finding) -> Value {
     if !f.notes.is_empty() {
         v["notes"] = json!(f.notes);
     }
+    if let Some(x) = &f.fix {
+        v["fix"] = json!({ "key": x.key, "name": x.name });
+    }
     if let Some(path) = &f.path {
         v["path"] = path
             .iter()
