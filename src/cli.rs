@@ -57,12 +57,46 @@ pub enum Cmd {
     /// List the rules, or explain one.
     Rules {
         /// Show the full documentation of this rule.
-        #[arg(long)]
+        #[arg(long, value_name = "RULE", value_parser = RuleId { explain: true }, hide_possible_values = true)]
         explain: Option<String>,
         /// Every rule's documentation as one Markdown page (docs/RULES.md).
         #[arg(long, conflicts_with = "explain")]
         markdown: bool,
     },
+}
+
+/// A rule id on the command line: any text (unknown ids get objlint's own
+/// error, with a suggestion), with the known ids as possible values so that
+/// shell completion offers them.
+#[derive(Clone, Copy)]
+struct RuleId {
+    /// `rules --explain` also knows symdiff's rule.
+    explain: bool,
+}
+
+impl clap::builder::TypedValueParser for RuleId {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let mut ids = crate::checks::ids();
+        if self.explain {
+            ids.push("symtab-changed");
+        }
+        Some(Box::new(
+            ids.into_iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -192,11 +226,11 @@ pub struct CheckArgs {
     /// Only check objects of this architecture.
     #[arg(long, value_enum, default_value = "auto")]
     pub arch: ArchArg,
-    /// Run only these rules (comma separated).
-    #[arg(long, value_delimiter = ',')]
+    /// Run only these rules (comma separated; `objlint rules` lists them).
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = RuleId { explain: false }, hide_possible_values = true)]
     pub enable: Vec<String>,
     /// Do not run these rules (comma separated).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = RuleId { explain: false }, hide_possible_values = true)]
     pub disable: Vec<String>,
     /// Config file (default: objlint.toml in this folder or above).
     #[arg(long)]
@@ -464,7 +498,7 @@ fn run_man(sub: Option<&str>) -> i32 {
         },
     };
     let mut out = std::io::stdout().lock();
-    match clap_mangen::Man::new(cmd).render(&mut out) {
+    match report::man::render(cmd, &mut out) {
         Ok(()) => 0,
         Err(e) => usage_error(&e.to_string()),
     }

@@ -3,6 +3,7 @@
 pub mod human;
 pub mod json;
 pub mod lsp;
+pub mod man;
 pub mod objtool;
 pub mod rules_md;
 pub mod sarif;
