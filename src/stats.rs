@@ -120,13 +120,11 @@ pub struct ObjectStats {
     pub arch: Option<Machine>,
     #[serde(flatten)]
     pub stats: PadStats,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// With `--list`: `function+0xoff kind` of every unneeded pad.
     #[serde(skip)]
     pub unneeded_list: Vec<String>,
     /// Patchable-entry and kCFI layout (M, N, hash offset, entries).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub layout: Option<LayoutSummary>,
 }
 

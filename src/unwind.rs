@@ -426,7 +426,10 @@ pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
                 "unwind",
                 serde_json::json!({
                     "file": a.file.display().to_string(),
+                    "reference": null,
                     "walked": computed.walked,
+                    "unexpressible": null,
+                    "orc": null,
                     "cfi": c,
                 }),
             );
@@ -505,6 +508,7 @@ pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
                 "walked": computed.walked,
                 "unexpressible": computed.unexpressible,
                 "orc": agreement,
+                "cfi": null,
             }),
         );
         println!("{rec}");

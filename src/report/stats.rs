@@ -6,7 +6,7 @@ use super::Format;
 use super::json::record;
 use crate::elf::Machine;
 use crate::stats::{KINDS, ObjectStats, PadCounts, PadStats};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::io::{self, Write};
 
 /// `endbr64 12/7` per kind present: pads / unneeded.
@@ -51,10 +51,17 @@ pub fn write(
     match format {
         Format::Json => {
             for o in objs {
-                let v = match &o.error {
-                    Some(e) => json!({ "file": o.file, "error": e }),
-                    None => serde_json::to_value(o)?,
-                };
+                let mut v = serde_json::to_value(o)?;
+                if o.error.is_some() {
+                    // Nothing was counted: every count is null, not 0.
+                    for k in serde_json::to_value(PadStats::default())?
+                        .as_object()
+                        .into_iter()
+                        .flat_map(|m| m.keys())
+                    {
+                        v[k] = Value::Null;
+                    }
+                }
                 serde_json::to_writer(&mut *w, &record("stats", v))?;
                 w.write_all(b"\n")?;
             }
