@@ -100,9 +100,10 @@ impl Sarif {
                     help.push_str(&format!("\n\nExample:\n{ex}"));
                     markdown.push_str(&format!("\n\n## Example\n```\n{ex}\n```"));
                 }
+                // No `name`: SARIF wants one people read, different from the
+                // id (the multitool's SARIF1001), and the id is that already.
                 let mut r = json!({
                     "id": d.id,
-                    "name": d.id,
                     "shortDescription": { "text": d.summary },
                     "fullDescription": { "text": d.what.trim() },
                     "help": { "text": help, "markdown": markdown },
@@ -334,6 +335,10 @@ impl Sarif {
         });
         if let Some(b) = bases {
             log["runs"][0]["originalUriBaseIds"] = b;
+        }
+        let home = env!("CARGO_PKG_REPOSITORY");
+        if !home.is_empty() {
+            log["runs"][0]["tool"]["driver"]["informationUri"] = json!(home);
         }
         log
     }
