@@ -263,6 +263,7 @@ mod tests {
             source: None,
             path: None,
             path_omitted: 0,
+            fix: None,
             cause: None,
         }
     }

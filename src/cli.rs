@@ -57,9 +57,46 @@ pub enum Cmd {
     /// List the rules, or explain one.
     Rules {
         /// Show the full documentation of this rule.
-        #[arg(long)]
+        #[arg(long, value_name = "RULE", value_parser = RuleId { explain: true }, hide_possible_values = true)]
         explain: Option<String>,
+        /// Every rule's documentation as one Markdown page (docs/RULES.md).
+        #[arg(long, conflicts_with = "explain")]
+        markdown: bool,
     },
+}
+
+/// A rule id on the command line: any text (unknown ids get objlint's own
+/// error, with a suggestion), with the known ids as possible values so that
+/// shell completion offers them.
+#[derive(Clone, Copy)]
+struct RuleId {
+    /// `rules --explain` also knows symdiff's rule.
+    explain: bool,
+}
+
+impl clap::builder::TypedValueParser for RuleId {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let mut ids = crate::checks::ids();
+        if self.explain {
+            ids.push("symtab-changed");
+        }
+        Some(Box::new(
+            ids.into_iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -189,11 +226,11 @@ pub struct CheckArgs {
     /// Only check objects of this architecture.
     #[arg(long, value_enum, default_value = "auto")]
     pub arch: ArchArg,
-    /// Run only these rules (comma separated).
-    #[arg(long, value_delimiter = ',')]
+    /// Run only these rules (comma separated; `objlint rules` lists them).
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = RuleId { explain: false }, hide_possible_values = true)]
     pub enable: Vec<String>,
     /// Do not run these rules (comma separated).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_name = "RULE", value_parser = RuleId { explain: false }, hide_possible_values = true)]
     pub disable: Vec<String>,
     /// Config file (default: objlint.toml in this folder or above).
     #[arg(long)]
@@ -301,18 +338,71 @@ pub fn main() -> i32 {
             i32::from(std::io::stdout().write_all(&buf).is_err()) * 2
         }
         Cmd::Man { subcommand } => run_man(subcommand.as_deref()),
-        Cmd::Rules { explain } => run_rules(explain),
+        Cmd::Rules { explain, markdown } => run_rules(explain, markdown),
     }
 }
 
-/// Options and rules from the config file and the command line.
+/// Options and rules from the config file (`--config`, else the
+/// `objlint.toml` nearest above the working directory) and the command line.
 pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
-    let cfg_path = match &a.config {
+    setup_from(a, run_config(a).as_deref())
+}
+
+/// The config file of the run as a whole: `--config`, else the one found
+/// from the working directory up.
+fn run_config(a: &CheckArgs) -> Option<PathBuf> {
+    match &a.config {
         Some(p) => Some(p.clone()),
         None => std::env::current_dir()
             .ok()
             .and_then(|d| ConfigFile::find(&d)),
-    };
+    }
+}
+
+/// The options and rules objects are checked with.
+type Setup = (Options, Rules);
+
+/// The setups of a run and which one each input uses: with `--config`, that
+/// file for all; else each input's nearest `objlint.toml` above it (as ruff
+/// and git find theirs), or the run's when there is none above it. Setup 0
+/// is the run's own.
+fn setups_for(a: &CheckArgs, inputs: &[input::Input]) -> Result<(Vec<Setup>, Vec<usize>), String> {
+    let run = run_config(a);
+    let mut setups = vec![setup_from(a, run.as_deref())?];
+    let mut which = vec![0; inputs.len()];
+    if a.config.is_some() {
+        return Ok((setups, which));
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut by_dir: std::collections::HashMap<PathBuf, Option<PathBuf>> = Default::default();
+    let mut index: std::collections::HashMap<Option<PathBuf>, usize> =
+        [(run.clone(), 0)].into_iter().collect();
+    for (i, inp) in inputs.iter().enumerate() {
+        let dir = crate::compdb::normalize(&cwd.join(&inp.path));
+        let dir = dir.parent().unwrap_or(&dir).to_path_buf();
+        let found = by_dir
+            .entry(dir.clone())
+            .or_insert_with(|| ConfigFile::find(&dir))
+            .clone()
+            .or_else(|| run.clone());
+        which[i] = match index.get(&found) {
+            Some(&k) => k,
+            None => {
+                setups.push(setup_from(a, found.as_deref())?);
+                index.insert(found, setups.len() - 1);
+                setups.len() - 1
+            }
+        };
+    }
+    Ok((setups, which))
+}
+
+/// Options and rules from the config file `cfg_path` (none: the defaults)
+/// and the command line.
+pub fn setup_from(
+    a: &CheckArgs,
+    cfg_path: Option<&std::path::Path>,
+) -> Result<(Options, Rules), String> {
     let cfg = match &cfg_path {
         Some(p) => ConfigFile::read(p)?,
         None => ConfigFile::default(),
@@ -332,14 +422,18 @@ pub fn setup(a: &CheckArgs) -> Result<(Options, Rules), String> {
     let named = a
         .enable
         .iter()
-        .map(|r| (r, "--enable".to_string()))
-        .chain(a.disable.iter().map(|r| (r, "--disable".to_string())))
-        .chain(cfg.rules.keys().map(|r| {
+        .map(|r| (r.as_str(), "--enable".to_string()))
+        .chain(
+            a.disable
+                .iter()
+                .map(|r| (r.as_str(), "--disable".to_string())),
+        )
+        .chain(cfg.rule_names().into_iter().map(|(r, table)| {
             let file = cfg_name.clone().unwrap_or_default();
-            (r, format!("{file}: [rules]"))
+            (r, format!("{file}: {table}"))
         }));
     for (r, place) in named {
-        if !known.contains(&r.as_str()) {
+        if !known.contains(&r) {
             let hint = crate::rules::closest(r, known.iter().copied())
                 .map(|s| format!("; did you mean {s}?"))
                 .unwrap_or_default();
@@ -404,7 +498,7 @@ fn run_man(sub: Option<&str>) -> i32 {
         },
     };
     let mut out = std::io::stdout().lock();
-    match clap_mangen::Man::new(cmd).render(&mut out) {
+    match report::man::render(cmd, &mut out) {
         Ok(()) => 0,
         Err(e) => usage_error(&e.to_string()),
     }
@@ -420,15 +514,20 @@ struct Tally {
     nfunc: usize,
     nobj: usize,
     incomplete: usize,
+    /// Warnings under a setup with deny_warnings.
+    denied: usize,
+    ignored: usize,
 }
 
 impl Tally {
     fn emit(
         &mut self,
         r: &engine::ObjectReport,
+        deny_warnings: bool,
         em: &mut dyn report::Emitter,
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
+        self.ignored += r.ignored;
         if let Some(e) = &r.error {
             eprintln!("objlint: {}: {e}", r.file);
             self.bad += 1;
@@ -442,7 +541,10 @@ impl Tally {
         for f in &r.findings {
             match f.severity {
                 Severity::Error => self.nerr += 1,
-                Severity::Warning => self.nwarn += 1,
+                Severity::Warning => {
+                    self.nwarn += 1;
+                    self.denied += usize::from(deny_warnings);
+                }
                 _ => {}
             }
         }
@@ -452,10 +554,10 @@ impl Tally {
 
 pub(crate) fn run_check(a: CheckArgs) -> i32 {
     let t0 = Instant::now();
-    let (opts, rules) = match setup(&a) {
-        Ok(x) => x,
-        Err(e) => return usage_error(&e),
-    };
+    // A bad config is an error before anything is read.
+    if let Err(e) = setup(&a) {
+        return usage_error(&e);
+    }
     if let Err(e) = set_jobs(a.jobs) {
         return usage_error(&e);
     }
@@ -470,6 +572,11 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         None => None,
     };
     let (inputs, walk_errors) = input::expand(&a.paths);
+    let (setups, which) = match setups_for(&a, &inputs) {
+        Ok(x) => x,
+        Err(e) => return usage_error(&e),
+    };
+    let (opts, rules) = &setups[0];
     let progress = if !a.quiet && inputs.len() > 1 && std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(inputs.len() as u64).with_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects {elapsed}")
@@ -483,7 +590,11 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
     let color = report::use_color(a.color, tty);
-    let mut em = report::emitter_for(format, color, &rules);
+    let docs = opts
+        .rules_doc_url
+        .clone()
+        .or_else(report::default_rules_doc_url);
+    let mut em = report::emitter_for(format, color, rules, docs.as_deref());
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut tally = Tally::default();
@@ -499,13 +610,20 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             error: Some(e),
             ..Default::default()
         };
-        if tally.emit(&r, em.as_mut(), &mut out).is_err() {
+        if tally.emit(&r, false, em.as_mut(), &mut out).is_err() {
             return 2;
         }
     }
     let mut failed = false;
-    engine::check_inputs_streaming(&inputs, &rules, &opts, &mut |reports| {
+    let mut next = 0;
+    let setup = |i: usize| {
+        let (o, r) = &setups[which[i]];
+        (r, o)
+    };
+    engine::check_inputs_streaming_with(&inputs, &setup, &mut |reports| {
         progress.inc(1);
+        let deny = setups[which[next]].0.deny_warnings;
+        next += 1;
         for mut r in reports {
             if a.write_baseline.is_some() {
                 recorded.extend(r.findings.iter().map(|f| (r.file.clone(), f.clone())));
@@ -513,7 +631,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             if let Some(f) = filter.as_mut() {
                 f.retain_new(&r.file, &mut r.findings);
             }
-            if !failed && tally.emit(&r, em.as_mut(), &mut out).is_err() {
+            if !failed && tally.emit(&r, deny, em.as_mut(), &mut out).is_err() {
                 failed = true;
             }
         }
@@ -540,10 +658,11 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         bad,
         nfind,
         nerr,
-        nwarn,
         nfunc,
         nobj,
         incomplete,
+        denied,
+        ignored,
         ..
     } = tally;
     if em.finish(&mut out).is_err() || out.flush().is_err() {
@@ -551,11 +670,14 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     }
     drop(out);
     if !a.quiet {
-        let base = if a.baseline.is_some() {
+        let mut base = if a.baseline.is_some() {
             format!(", {baselined} in the baseline")
         } else {
             String::new()
         };
+        if ignored > 0 {
+            base.push_str(&format!(", {ignored} ignored by the config"));
+        }
         eprintln!(
             "objlint: {}, {}, {} ({}){base}, {incomplete} not fully checked, {bad} unreadable, {:.2}s",
             count(nobj, "object"),
@@ -577,7 +699,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
     }
     if bad > 0 {
         2
-    } else if (nerr > 0 || (opts.deny_warnings && nwarn > 0)) && a.write_baseline.is_none() {
+    } else if (nerr > 0 || denied > 0) && a.write_baseline.is_none() {
         1
     } else {
         0
@@ -589,9 +711,13 @@ fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
-fn run_rules(explain: Option<String>) -> i32 {
+fn run_rules(explain: Option<String>, markdown: bool) -> i32 {
     let rules = Rules::builtin();
     let mut out = std::io::stdout().lock();
+    if markdown {
+        let md = report::rules_md::markdown(&rules);
+        return i32::from(out.write_all(md.as_bytes()).is_err()) * 2;
+    }
     match explain {
         Some(id) => match rules.doc(&id) {
             Some(d) => {

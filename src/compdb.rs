@@ -51,7 +51,12 @@ impl CompDb {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let raw: Vec<RawEntry> =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        let units = raw.into_iter().filter_map(unit).collect();
+        let mut units = Vec::new();
+        for e in raw {
+            if let Some(u) = unit(e).map_err(|e| format!("{}: {e}", path.display()))? {
+                units.push(u);
+            }
+        }
         Ok(CompDb {
             path: path.to_path_buf(),
             units,
@@ -64,10 +69,17 @@ impl CompDb {
     }
 }
 
-fn unit(e: RawEntry) -> Option<Unit> {
+/// The unit of an entry; `None` when it compiles no object (`-E`, ...).
+fn unit(e: RawEntry) -> Result<Option<Unit>, String> {
     let args = match (e.arguments, e.command) {
         (Some(a), _) => a,
-        (None, Some(c)) => split_command(&c),
+        // POSIX shell words, as the compiler was run (no expansions).
+        (None, Some(c)) => shlex::split(&c).ok_or_else(|| {
+            format!(
+                "entry for {}: the command has an unmatched quote or a trailing backslash: {c}",
+                e.file.display()
+            )
+        })?,
         (None, None) => Vec::new(),
     };
     let dir = normalize(&e.directory);
@@ -77,12 +89,12 @@ fn unit(e: RawEntry) -> Option<Unit> {
             let stem = e.file.file_stem().unwrap_or_default();
             PathBuf::from(stem).with_extension("o")
         })
-    })?;
-    Some(Unit {
+    });
+    Ok(object.map(|object| Unit {
         source: normalize(&dir.join(&e.file)),
         object: normalize(&dir.join(object)),
         directory: dir,
-    })
+    }))
 }
 
 /// The value of `-o FILE` or `-oFILE`.
@@ -97,65 +109,6 @@ fn output_arg(args: &[String]) -> Option<PathBuf> {
         }
     }
     None
-}
-
-/// Split a shell command line as POSIX `sh` would for words: quotes and
-/// backslashes, no expansions (compile databases hold plain commands).
-pub fn split_command(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            ' ' | '\t' | '\n' => {
-                if in_word {
-                    out.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                for c in chars.by_ref() {
-                    if c == '\'' {
-                        break;
-                    }
-                    cur.push(c);
-                }
-            }
-            '"' => {
-                in_word = true;
-                while let Some(c) = chars.next() {
-                    match c {
-                        '"' => break,
-                        '\\' => match chars.next() {
-                            Some(n @ ('"' | '\\' | '$' | '`')) => cur.push(n),
-                            Some(n) => {
-                                cur.push('\\');
-                                cur.push(n);
-                            }
-                            None => cur.push('\\'),
-                        },
-                        c => cur.push(c),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                }
-            }
-            c => {
-                in_word = true;
-                cur.push(c);
-            }
-        }
-    }
-    if in_word {
-        out.push(cur);
-    }
-    out
 }
 
 /// Remove `.` components and fold `..` without touching the file system
@@ -189,10 +142,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn splits_quotes_and_escapes() {
-        assert_eq!(
-            split_command(r#"gcc -DX="a b" 'c d' e\ f -o out.o"#),
-            ["gcc", "-DX=a b", "c d", "e f", "-o", "out.o"]
+    fn commands_split_as_the_shell_does() {
+        let db: Vec<RawEntry> = serde_json::from_str(
+            r#"[{"directory":"/b","file":"a.c","command":"gcc -DX=\"a b\" 'c d' -c a.c -o 'out dir/a\\ b.o'"}]"#,
+        )
+        .unwrap();
+        let u = db.into_iter().next().map(unit).unwrap().unwrap().unwrap();
+        assert_eq!(u.object, Path::new("/b/out dir/a\\ b.o"));
+    }
+
+    /// A command the shell could not run is an error naming the database.
+    #[test]
+    fn an_unmatched_quote_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("compile_commands.json");
+        std::fs::write(
+            &p,
+            r#"[{"directory":"/b","file":"a.c","command":"gcc -c 'a.c -o a.o"}]"#,
+        )
+        .unwrap();
+        let e = CompDb::read(&p).unwrap_err();
+        assert!(
+            e.starts_with(&p.display().to_string())
+                && e.contains("entry for a.c: the command has an unmatched quote"),
+            "{e}"
         );
     }
 
@@ -207,7 +180,7 @@ mod tests {
             {"directory":"/b","file":"e.c","command":"cc -E e.c"}]"#,
         )
         .unwrap();
-        let units: Vec<_> = db.into_iter().filter_map(unit).collect();
+        let units: Vec<_> = db.into_iter().filter_map(|e| unit(e).unwrap()).collect();
         let pairs: Vec<_> = units
             .iter()
             .map(|u| (u.source.to_str().unwrap(), u.object.to_str().unwrap()))

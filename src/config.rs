@@ -3,7 +3,7 @@
 use crate::elf::Machine;
 use crate::rules::{Rules, Severity};
 use serde::Deserialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Default)]
@@ -28,6 +28,89 @@ pub struct Options {
     pub mitigations: Option<Mitigations>,
     /// Findings at warning level fail the run (exit 1) as errors do.
     pub deny_warnings: bool,
+    /// Where each rule's documentation is: a URL with `{rule}` for the id
+    /// (SARIF `helpUri`, the LSP's `codeDescription`).
+    pub rules_doc_url: Option<String>,
+    /// Findings the config's per-file and per-symbol ignores drop.
+    pub ignores: Ignores,
+}
+
+/// `[per_file_ignores]` and `[per_symbol_ignores]`: glob → rule ids.
+#[derive(Debug, Clone, Default)]
+pub struct Ignores {
+    /// The config file's folder: file patterns with a `/` are relative to it.
+    root: PathBuf,
+    files: Vec<(globset::GlobMatcher, bool, Vec<String>)>,
+    symbols: Vec<(globset::GlobMatcher, Vec<String>)>,
+}
+
+impl Ignores {
+    fn new(
+        root: &Path,
+        files: &BTreeMap<String, Vec<String>>,
+        symbols: &BTreeMap<String, Vec<String>>,
+    ) -> Result<Ignores, String> {
+        let glob = |table: &str, p: &str| {
+            globset::GlobBuilder::new(p)
+                .literal_separator(true)
+                .build()
+                .map(|g| g.compile_matcher())
+                .map_err(|e| format!("[{table}] {p:?}: {e}"))
+        };
+        Ok(Ignores {
+            root: root.to_path_buf(),
+            files: files
+                .iter()
+                .map(|(p, r)| Ok((glob("per_file_ignores", p)?, p.contains('/'), r.clone())))
+                .collect::<Result<_, String>>()?,
+            symbols: symbols
+                .iter()
+                .map(|(p, r)| Ok((glob("per_symbol_ignores", p)?, r.clone())))
+                .collect::<Result<_, String>>()?,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.symbols.is_empty()
+    }
+
+    /// The rules ignored in every finding of the object read from `file`.
+    fn file_rules(&self, file: &Path) -> Vec<&str> {
+        let abs = std::env::current_dir()
+            .map(|d| crate::compdb::normalize(&d.join(file)))
+            .unwrap_or_else(|_| file.to_path_buf());
+        let rel = abs.strip_prefix(&self.root).ok();
+        let name = file.file_name().map(Path::new);
+        self.files
+            .iter()
+            .filter(|(g, slash, _)| {
+                if *slash {
+                    rel.is_some_and(|r| g.is_match(r))
+                } else {
+                    name.is_some_and(|n| g.is_match(n))
+                }
+            })
+            .flat_map(|(_, _, r)| r.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// Drops the findings of the object read from `file` that an ignore
+    /// covers; returns how many.
+    pub fn filter(&self, file: &Path, findings: &mut Vec<crate::checks::Finding>) -> usize {
+        if self.is_empty() || findings.is_empty() {
+            return 0;
+        }
+        let by_file = self.file_rules(file);
+        let before = findings.len();
+        findings.retain(|f| {
+            let sym = f.symbol.as_deref();
+            !(by_file.contains(&f.rule)
+                || self.symbols.iter().any(|(g, rules)| {
+                    sym.is_some_and(|s| g.is_match(s)) && rules.iter().any(|r| r == f.rule)
+                }))
+        });
+        before - findings.len()
+    }
 }
 
 /// Speculation mitigations a build uses (the retpoline, rethunk and sls rules).
@@ -135,14 +218,63 @@ pub struct ConfigFile {
     /// Warning-level findings make the exit status 1 (`--deny-warnings`).
     #[serde(default)]
     pub deny_warnings: Option<bool>,
+    /// Rule documentation URL template (`{rule}` for the rule id).
+    #[serde(default)]
+    pub rules_doc_url: Option<String>,
+    /// File glob -> rules not reported in the objects it matches.
+    #[serde(default)]
+    pub per_file_ignores: BTreeMap<String, Vec<String>>,
+    /// Symbol glob -> rules not reported in the symbols it matches.
+    #[serde(default)]
+    pub per_symbol_ignores: BTreeMap<String, Vec<String>>,
+    /// The file's folder (set when read).
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+/// `text` (an `objlint.toml`, maybe empty) with `name` added to the list
+/// `key` (created when absent), comments and layout kept: the edit of a
+/// [`crate::checks::ConfigFix`].
+pub fn with_name_added(text: &str, key: &str, name: &str) -> Result<String, String> {
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+    match doc.get_mut(key) {
+        None => {
+            let mut a = toml_edit::Array::new();
+            a.push(name);
+            doc.insert(key, toml_edit::value(a));
+        }
+        Some(item) => {
+            let a = item
+                .as_array_mut()
+                .ok_or_else(|| format!("`{key}` is not a list"))?;
+            if !a.iter().any(|v| v.as_str() == Some(name)) {
+                a.push(name);
+            }
+        }
+    }
+    Ok(doc.to_string())
 }
 
 impl ConfigFile {
     pub fn read(path: &Path) -> Result<ConfigFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
+        let mut cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        cfg.dir = std::env::current_dir()
+            .map(|d| crate::compdb::normalize(&d.join(dir)))
+            .unwrap_or_else(|_| dir.to_path_buf());
+        Ignores::new(&cfg.dir, &cfg.per_file_ignores, &cfg.per_symbol_ignores)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(m) = &cfg.mitigations {
             Mitigations::parse(m).map_err(|e| format!("{}: mitigations: {e}", path.display()))?;
+        }
+        if let Some(u) = &cfg.rules_doc_url
+            && !crate::report::is_doc_url(u)
+        {
+            return Err(format!(
+                "{}: rules_doc_url = {u:?}: want an absolute URL (https://...), with {{rule}} for the rule id",
+                path.display()
+            ));
         }
         if let Some([m, n]) = cfg.patchable.filter(|[m, n]| n > m) {
             return Err(format!(
@@ -166,8 +298,25 @@ impl ConfigFile {
         None
     }
 
+    /// The rule ids the file names, with where: `[rules]` keys and the
+    /// ignores' values.
+    pub fn rule_names(&self) -> Vec<(&str, &'static str)> {
+        let mut out: Vec<(&str, &'static str)> =
+            self.rules.keys().map(|r| (r.as_str(), "[rules]")).collect();
+        for (table, map) in [
+            ("[per_file_ignores]", &self.per_file_ignores),
+            ("[per_symbol_ignores]", &self.per_symbol_ignores),
+        ] {
+            out.extend(map.values().flatten().map(|r| (r.as_str(), table)));
+        }
+        out
+    }
+
     /// Merge into options and rules (command-line flags are applied after).
     pub fn apply(&self, opts: &mut Options, rules: &mut Rules) {
+        // Checked when the file was read.
+        opts.ignores = Ignores::new(&self.dir, &self.per_file_ignores, &self.per_symbol_ignores)
+            .unwrap_or_default();
         opts.severities
             .extend(self.rules.iter().map(|(k, v)| (k.clone(), *v)));
         rules.extend_noreturn(&self.noreturn);
@@ -188,9 +337,38 @@ impl ConfigFile {
         if let Some(d) = self.deny_warnings {
             opts.deny_warnings = d;
         }
+        if self.rules_doc_url.is_some() {
+            opts.rules_doc_url.clone_from(&self.rules_doc_url);
+        }
         if let Some(m) = &self.mitigations {
             // Checked when the file was read.
             opts.mitigations = Mitigations::parse(m).ok();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_name_added;
+
+    #[test]
+    fn names_are_added_keeping_the_file() {
+        let text = "# mine\nnoreturn = [\"a\"] # why\n\n[rules]\nfallthrough = \"error\"\n";
+        let out = with_name_added(text, "noreturn", "b").unwrap();
+        assert_eq!(
+            out,
+            "# mine\nnoreturn = [\"a\", \"b\"] # why\n\n[rules]\nfallthrough = \"error\"\n"
+        );
+        assert_eq!(with_name_added(&out, "noreturn", "b").unwrap(), out);
+        let out = with_name_added(text, "uaccess_safe", "h").unwrap();
+        let cfg: super::ConfigFile = toml::from_str(&out).unwrap();
+        assert_eq!(cfg.uaccess_safe, ["h"]);
+        assert_eq!(cfg.noreturn, ["a"]);
+        assert!(out.starts_with("# mine\n"));
+        assert_eq!(
+            with_name_added("", "noreturn", "x").unwrap(),
+            "noreturn = [\"x\"]\n"
+        );
+        assert!(with_name_added("noreturn = 1\n", "noreturn", "x").is_err());
     }
 }

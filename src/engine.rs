@@ -20,6 +20,19 @@ pub struct ObjectReport {
     pub findings: Vec<Finding>,
     /// Why the object could not be checked.
     pub error: Option<String>,
+    /// Where each section's bytes start in the object (`None` for sections
+    /// without bytes), by section index: SARIF's byte regions.
+    pub section_offsets: Vec<Option<u64>>,
+    /// Findings dropped by the config's per-file and per-symbol ignores.
+    pub ignored: usize,
+}
+
+/// [`ObjectReport::section_offsets`] of an object.
+pub fn section_offsets(obj: &Object) -> Vec<Option<u64>> {
+    obj.sections
+        .iter()
+        .map(|s| (s.sh_type != goblin::elf::section_header::SHT_NOBITS).then_some(s.offset))
+        .collect()
 }
 
 /// Check one object held in memory.
@@ -41,6 +54,7 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
         }
     };
     rep.arch = Some(obj.machine);
+    rep.section_offsets = section_offsets(&obj);
     if opts.arch.is_some_and(|a| a != obj.machine) {
         return rep;
     }
@@ -116,7 +130,9 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
         .par_iter()
         .map(|(member, range)| {
             let file = input::member_name(&name, member.as_deref());
-            check_bytes(&file, &loaded.bytes[range.clone()], rules, opts)
+            let mut rep = check_bytes(&file, &loaded.bytes[range.clone()], rules, opts);
+            rep.ignored = opts.ignores.filter(&inp.path, &mut rep.findings);
+            rep
         })
         .collect()
 }
@@ -140,6 +156,16 @@ pub fn check_inputs_streaming(
     opts: &Options,
     sink: &mut dyn FnMut(Vec<ObjectReport>),
 ) {
+    check_inputs_streaming_with(inputs, &|_| (rules, opts), sink)
+}
+
+/// [`check_inputs_streaming`] with the rules and options of each input
+/// (by index): each object under its own `objlint.toml`.
+pub fn check_inputs_streaming_with<'a>(
+    inputs: &[Input],
+    setup: &(dyn Fn(usize) -> (&'a Rules, &'a Options) + Sync),
+    sink: &mut dyn FnMut(Vec<ObjectReport>),
+) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<ObjectReport>)>();
@@ -152,6 +178,7 @@ pub fn check_inputs_streaming(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(inp) = inputs.get(i) else { break };
+                    let (rules, opts) = setup(i);
                     if tx.send((i, check_input(inp, rules, opts))).is_err() {
                         break;
                     }

@@ -138,27 +138,39 @@ fn thin_members(path: &Path) -> Result<Option<Vec<String>>, String> {
     Ok(Some(members.into_iter().filter_map(|(n, _)| n).collect()))
 }
 
+/// Objects under `dir`, in file-name order; symlinked folders are not
+/// followed. A folder that cannot be listed, or an object-named entry that
+/// cannot be looked at, is an error naming it, never skipped in silence.
 fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>, thin: &mut bool) {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(r) => r,
-        Err(e) => {
-            errs.push((dir.display().to_string(), e.to_string()));
-            return;
-        }
-    };
-    let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let path = e.path();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            walk(&path, out, errs, thin);
-        } else if is_object_name(&e.file_name().to_string_lossy()) {
-            if path.is_file() {
-                add_file(path, out, errs, thin, 0);
-            } else if ft.is_symlink() && !path.exists() {
-                errs.push((path.display().to_string(), "dangling symbolic link".into()));
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+    {
+        let e = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().unwrap_or(dir).display().to_string();
+                let msg = e
+                    .io_error()
+                    .map_or_else(|| e.to_string(), |io| io.to_string());
+                errs.push((path, msg));
+                continue;
             }
+        };
+        if e.file_type().is_dir() || !is_object_name(&e.file_name().to_string_lossy()) {
+            continue;
+        }
+        let link = e.path_is_symlink();
+        let path = e.into_path();
+        // Through a symlink to its file.
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => add_file(path, out, errs, thin, 0),
+            // A folder reached through a symlink, a device: no object file.
+            Ok(_) => {}
+            Err(err) if link && err.kind() == std::io::ErrorKind::NotFound => {
+                errs.push((path.display().to_string(), "dangling symbolic link".into()))
+            }
+            Err(err) => errs.push((path.display().to_string(), err.to_string())),
         }
     }
 }

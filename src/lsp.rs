@@ -5,6 +5,10 @@
 //! their findings published as diagnostics, at the source lines DWARF maps
 //! them to. A poller re-checks an object when it changes on disk (a rebuild);
 //! diagnostics that went away are cleared. The loop never waits for a check.
+//! A source saved since its object was built gets a notice instead of stale
+//! ranges. A finding that a config entry settles (a noreturn or uaccess-safe
+//! name) comes with a code action that adds it to `objlint.toml`; the server
+//! re-reads the file when it changes and checks again.
 
 use crate::cli::{Cli, Cmd, LspArgs};
 use crate::compdb::{CompDb, Unit, is_source};
@@ -19,10 +23,15 @@ use lsp_types::notification::{
     DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, LogMessage, Notification as _,
     PublishDiagnostics,
 };
+use lsp_types::request::{CodeActionRequest, Request as _};
 use lsp_types::{
-    Diagnostic, InitializeParams, LogMessageParams, MessageType, PublishDiagnosticsParams,
-    SaveOptions, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
+    CodeActionProviderCapability, CreateFile, Diagnostic, DiagnosticSeverity,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    DocumentChangeOperation, DocumentChanges, InitializeParams, LogMessageParams, MessageType,
+    OneOf, OptionalVersionedTextDocumentIdentifier, Position, PublishDiagnosticsParams, Range,
+    ResourceOp, SaveOptions, ServerCapabilities, TextDocumentEdit, TextDocumentSyncCapability,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, WorkspaceEdit,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -41,6 +50,9 @@ enum Event {
     Changed(PathBuf),
     Checked(PathBuf, Vec<ObjectReport>),
 }
+
+/// What objects are checked with: `objlint check`'s rules and options.
+type Setup = Arc<(Rules, Options)>;
 
 /// What identifies a version of a file on disk.
 type Stamp = (SystemTime, u64);
@@ -67,12 +79,19 @@ struct Server {
     out: Connection,
     root: PathBuf,
     build_dir: Option<PathBuf>,
+    /// `--config`, as given.
+    config_arg: Option<PathBuf>,
+    /// The config file code actions edit and the server watches: the one in
+    /// use, else `objlint.toml` in the workspace root.
+    config: PathBuf,
+    /// `rulesDocUrl` from the client, over the config's `rules_doc_url`.
+    docs_override: Option<String>,
     docs: Option<String>,
+    setup: Setup,
     db: Option<(PathBuf, Option<Stamp>, CompDb)>,
     objects: BTreeMap<PathBuf, Tracked>,
-    jobs: Sender<PathBuf>,
+    jobs: Sender<(PathBuf, Setup)>,
     watched: Arc<Mutex<BTreeMap<PathBuf, Option<Stamp>>>>,
-    shutdown: bool,
 }
 
 pub fn run(a: &LspArgs) -> i32 {
@@ -87,6 +106,7 @@ pub fn run(a: &LspArgs) -> i32 {
                 ..Default::default()
             },
         )),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         ..Default::default()
     };
     let params = match conn.initialize(serde_json::to_value(caps).expect("capabilities")) {
@@ -110,11 +130,11 @@ pub fn run(a: &LspArgs) -> i32 {
         .and_then(|v| v.as_str())
         .map(PathBuf::from)
         .or_else(|| a.build_dir.clone());
-    let docs = iopts
+    let docs_override = iopts
         .get("rulesDocUrl")
         .and_then(|v| v.as_str())
-        .map(str::to_string)
-        .or_else(default_docs);
+        .map(str::to_string);
+    let config = config_path(&root, a.config.as_deref());
     let (rules, opts) = match check_setup(&root, a.config.as_deref()) {
         Ok(x) => x,
         Err(e) => {
@@ -125,33 +145,47 @@ pub fn run(a: &LspArgs) -> i32 {
 
     let (events, rx) = mpsc::channel();
     let (jobs, job_rx) = mpsc::channel();
-    let watched = Arc::new(Mutex::new(BTreeMap::new()));
+    let config = config.unwrap_or_else(|| root.join("objlint.toml"));
+    let watched = Arc::new(Mutex::new(BTreeMap::from([(
+        config.clone(),
+        stamp(&config),
+    )])));
     spawn_forwarder(conn.receiver.clone(), events.clone());
-    spawn_worker(job_rx, events.clone(), rules, opts);
+    spawn_worker(job_rx, events.clone());
     spawn_poller(watched.clone(), events);
 
     let mut s = Server {
         out: conn,
         root,
         build_dir,
-        docs,
+        config_arg: a.config.clone(),
+        config,
+        docs_override,
+        docs: None,
+        setup: Arc::new((rules, opts)),
         db: None,
         objects: BTreeMap::new(),
         jobs,
         watched,
-        shutdown: false,
     };
+    s.docs = s.docs_url();
     let code = s.main_loop(&rx);
     drop(s);
     let _ = io.join();
     code
 }
 
+/// The config file in use: `--config` (relative to the root), else the
+/// `objlint.toml` in the root or above.
+fn config_path(root: &Path, config: Option<&Path>) -> Option<PathBuf> {
+    config
+        .map(|c| root.join(c))
+        .or_else(|| ConfigFile::find(root))
+}
+
 /// Rules and options as `objlint check` would use them in the workspace.
 fn check_setup(root: &Path, config: Option<&Path>) -> Result<(Rules, Options), String> {
-    let config = config
-        .map(|c| root.join(c))
-        .or_else(|| ConfigFile::find(root));
+    let config = config_path(root, config);
     let mut argv = vec!["objlint".into(), "check".into()];
     if let Some(c) = config {
         argv.push("--config".into());
@@ -182,17 +216,13 @@ fn workspace_root(init: &InitializeParams) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/"))
 }
 
-/// The rule docs shipped with the sources this binary was built from.
-fn default_docs() -> Option<String> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/rules.toml");
-    p.is_file()
-        .then(|| file_uri(&p).as_str().to_string() + "#{rule}")
-}
-
+/// Forwards the client's messages until it goes away, or until a shutdown
+/// request: then the main loop reads the exit itself (`handle_shutdown`).
 fn spawn_forwarder(from: impl IntoIterator<Item = Message> + Send + 'static, to: Sender<Event>) {
     std::thread::spawn(move || {
         for m in from {
-            if to.send(Event::Lsp(m)).is_err() {
+            let last = matches!(&m, Message::Request(r) if r.method == "shutdown");
+            if to.send(Event::Lsp(m)).is_err() || last {
                 return;
             }
         }
@@ -201,10 +231,11 @@ fn spawn_forwarder(from: impl IntoIterator<Item = Message> + Send + 'static, to:
 }
 
 /// One worker: a check already uses every core (rayon) inside the engine.
-fn spawn_worker(jobs: Receiver<PathBuf>, to: Sender<Event>, rules: Rules, opts: Options) {
+fn spawn_worker(jobs: Receiver<(PathBuf, Setup)>, to: Sender<Event>) {
     std::thread::spawn(move || {
-        for obj in jobs {
-            let reports = engine::check_input(&Input::new(obj.clone()), &rules, &opts);
+        for (obj, setup) in jobs {
+            let (rules, opts) = &*setup;
+            let reports = engine::check_input(&Input::new(obj.clone()), rules, opts);
             if to.send(Event::Checked(obj, reports)).is_err() {
                 return;
             }
@@ -246,19 +277,24 @@ impl Server {
     fn main_loop(&mut self, rx: &Receiver<Event>) -> i32 {
         for ev in rx {
             match ev {
-                Event::Lsp(Message::Request(r)) => {
-                    if !self.request(r) {
+                Event::Lsp(Message::Request(r)) => match self.out.handle_shutdown(&r) {
+                    Ok(true) => return 0,
+                    Ok(false) => {
+                        if !self.request(r) {
+                            return 1;
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("objlint lsp: {e}");
                         return 1;
                     }
-                }
-                Event::Lsp(Message::Notification(n)) => {
-                    if n.method == "exit" {
-                        return if self.shutdown { 0 } else { 1 };
-                    }
-                    self.notification(n);
-                }
+                },
+                // `exit` without `shutdown` first.
+                Event::Lsp(Message::Notification(n)) if n.method == "exit" => return 1,
+                Event::Lsp(Message::Notification(n)) => self.notification(n),
                 Event::Lsp(Message::Response(_)) => {}
                 Event::Closed => return 1,
+                Event::Changed(p) if p == self.config => self.reload(),
                 Event::Changed(obj) => self.queue(&obj),
                 Event::Checked(obj, reports) => self.checked(obj, reports),
             }
@@ -266,39 +302,162 @@ impl Server {
         1
     }
 
+    /// The rule documentation link: the client's, else the config's, else
+    /// the built-in default.
+    fn docs_url(&self) -> Option<String> {
+        self.docs_override
+            .clone()
+            .or_else(|| self.setup.1.rules_doc_url.clone())
+            .or_else(crate::report::default_rules_doc_url)
+    }
+
+    /// The config file changed: read it again and check every object anew.
+    fn reload(&mut self) {
+        match check_setup(&self.root, self.config_arg.as_deref()) {
+            Ok(s) => {
+                self.setup = Arc::new(s);
+                self.docs = self.docs_url();
+                let objs: Vec<PathBuf> = self.objects.keys().cloned().collect();
+                for o in objs {
+                    self.queue(&o);
+                }
+            }
+            Err(e) => self.log(MessageType::ERROR, e),
+        }
+    }
+
     /// Answers a request; false when the client is gone.
     fn request(&mut self, r: Request) -> bool {
-        let resp = if r.method == "shutdown" {
-            self.shutdown = true;
-            Response::new_ok(r.id, ())
-        } else {
-            Response::new_err(
+        let id = r.id.clone();
+        let resp = match r.extract::<CodeActionParams>(CodeActionRequest::METHOD) {
+            Ok((id, p)) => Response::new_ok(id, self.code_actions(&p)),
+            Err(lsp_server::ExtractError::JsonError { error, .. }) => {
+                Response::new_err(id, ErrorCode::InvalidParams as i32, error.to_string())
+            }
+            Err(lsp_server::ExtractError::MethodMismatch(r)) => Response::new_err(
                 r.id,
                 ErrorCode::MethodNotFound as i32,
                 format!("objlint does not handle {}", r.method),
-            )
+            ),
         };
         self.out.sender.send(resp.into()).is_ok()
     }
 
+    /// The fixes of the diagnostics published for the document within the
+    /// range: each adds a name to a list in the config file.
+    fn code_actions(&self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+        let Some(path) = uri_path(&p.text_document.uri) else {
+            return Vec::new();
+        };
+        let overlaps = |r: &Range| r.start <= p.range.end && p.range.start <= r.end;
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        for d in self
+            .objects
+            .values()
+            .filter_map(|t| t.diags.get(&path))
+            .flatten()
+            .filter(|d| overlaps(&d.range))
+        {
+            let fix = d.data.as_ref().and_then(|v| v.get("fix"));
+            let (Some(key), Some(name)) = (
+                fix.and_then(|f| f["key"].as_str()),
+                fix.and_then(|f| f["name"].as_str()),
+            ) else {
+                continue;
+            };
+            if !seen.insert((key.to_string(), name.to_string())) {
+                continue;
+            }
+            match self.config_edit(key, name) {
+                Ok(edit) => out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: format!(
+                        "Add \"{name}\" to `{key}` in {}",
+                        self.config
+                            .file_name()
+                            .map_or("objlint.toml".into(), |n| n.to_string_lossy())
+                    ),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![d.clone()]),
+                    edit: Some(edit),
+                    is_preferred: Some(true),
+                    ..Default::default()
+                })),
+                Err(e) => self.log(
+                    MessageType::ERROR,
+                    format!("{}: {e}", self.config.display()),
+                ),
+            }
+        }
+        out
+    }
+
+    /// The edit that adds `name` to the list `key` of the config file:
+    /// the whole text replaced, or the file created.
+    fn config_edit(&self, key: &str, name: &str) -> Result<WorkspaceEdit, String> {
+        let uri = file_uri(&self.config);
+        let old = match std::fs::read_to_string(&self.config) {
+            Ok(t) => Some(t),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e.to_string()),
+        };
+        let new = crate::config::with_name_added(old.as_deref().unwrap_or(""), key, name)?;
+        let Some(old) = old else {
+            let create = DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+                uri: uri.clone(),
+                options: None,
+                annotation_id: None,
+            }));
+            let fill = DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                edits: vec![OneOf::Left(TextEdit::new(Range::default(), new))],
+            });
+            return Ok(WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Operations(vec![create, fill])),
+                ..Default::default()
+            });
+        };
+        // The end of the text, in UTF-16 units on its last line.
+        let last = old.rsplit('\n').next().unwrap_or("");
+        let end = Position::new(
+            old.matches('\n').count() as u32,
+            last.encode_utf16().count() as u32,
+        );
+        let edit = TextEdit::new(Range::new(Position::new(0, 0), end), new);
+        Ok(WorkspaceEdit {
+            changes: Some([(uri, vec![edit])].into_iter().collect()),
+            ..Default::default()
+        })
+    }
+
     fn notification(&mut self, n: Notification) {
+        let method = n.method.clone();
         let uri = match n.method.as_str() {
-            DidOpenTextDocument::METHOD
-            | DidSaveTextDocument::METHOD
-            | DidCloseTextDocument::METHOD => n
-                .params
-                .get("textDocument")
-                .and_then(|d| d.get("uri"))
-                .and_then(|u| serde_json::from_value(u.clone()).ok()),
+            DidOpenTextDocument::METHOD => n
+                .extract::<DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
+                .map(|p| p.text_document.uri),
+            DidSaveTextDocument::METHOD => n
+                .extract::<DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD)
+                .map(|p| p.text_document.uri),
+            DidCloseTextDocument::METHOD => n
+                .extract::<DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
+                .map(|p| p.text_document.uri),
             _ => return,
         };
-        let Some(path) = uri.as_ref().and_then(uri_path) else {
+        let uri = match uri {
+            Ok(u) => u,
+            Err(e) => {
+                self.log(MessageType::ERROR, format!("bad notification: {e}"));
+                return;
+            }
+        };
+        let Some(path) = uri_path(&uri) else {
             return;
         };
         if !is_source(&path) {
             return;
         }
-        if n.method == DidCloseTextDocument::METHOD {
+        if method == DidCloseTextDocument::METHOD {
             self.close(&path);
         } else {
             self.track(&path);
@@ -400,10 +559,42 @@ impl Server {
             return;
         }
         if let Some(s) = self.watched.lock().unwrap().get_mut(obj) {
+            // A check, or the notice below, is for this version: the poller
+            // reports the next one (a rebuild).
             *s = stamp(obj);
         }
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let built = modified(obj);
+        let newer = t
+            .units
+            .iter()
+            .find(|u| built.is_some() && modified(&u.source) > built)
+            .map(|u| u.source.clone());
+        if let Some(src) = newer {
+            // Its line numbers may have moved: say so instead of stale ranges.
+            let name = |p: &Path| {
+                p.file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            };
+            let notice = Diagnostic {
+                range: Range::default(),
+                severity: Some(DiagnosticSeverity::INFORMATION),
+                source: Some("objlint".into()),
+                message: format!(
+                    "{} is older than {}: the source changed since the object was built; objlint checks it again when it is rebuilt",
+                    name(obj),
+                    name(&src)
+                ),
+                ..Default::default()
+            };
+            let mut files: BTreeSet<PathBuf> = t.diags.keys().cloned().collect();
+            files.insert(src.clone());
+            t.diags = BTreeMap::from([(src, vec![notice])]);
+            self.publish(files);
+            return;
+        }
         t.running = true;
-        let _ = self.jobs.send(obj.to_path_buf());
+        let _ = self.jobs.send((obj.to_path_buf(), self.setup.clone()));
     }
 
     fn checked(&mut self, obj: PathBuf, reports: Vec<ObjectReport>) {

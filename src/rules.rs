@@ -199,6 +199,17 @@ pub struct RuleDoc {
     pub fix: String,
     #[serde(default)]
     pub example: String,
+    /// SARIF `properties.tags`: `security` for rules about a protection
+    /// (GitHub ranks those by `security_severity`), then the area.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The CVSS 3.1 base vector `security_severity` is the score of
+    /// (docs/OUTPUT.md says why each); security rules only.
+    #[serde(default)]
+    pub cvss: Option<String>,
+    /// SARIF `properties.security-severity`, 0.0 to 10.0.
+    #[serde(default)]
+    pub security_severity: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -796,6 +807,24 @@ impl Rules {
                 d.id
             ));
         }
+        for d in &docs.rule {
+            let security = d.tags.iter().any(|t| t == "security");
+            let problem = match d.security_severity {
+                Some(s) if !(0.0..=10.0).contains(&s) => {
+                    Some("a security_severity outside 0.0-10.0")
+                }
+                Some(_) if !security => Some("a security_severity without the `security` tag"),
+                None if security => Some("the `security` tag without a security_severity"),
+                _ => None,
+            };
+            if let Some(p) = problem {
+                return Err(format!(
+                    "{}: rule {:?} has {p}",
+                    file_name(dir, "rules.toml"),
+                    d.id
+                ));
+            }
+        }
         Ok(Rules {
             noreturn: load(dir, "noreturn.toml", NORETURN)?,
             uaccess_safe: load(dir, "uaccess_safe.toml", UACCESS_SAFE)?,
@@ -1074,6 +1103,28 @@ mod tests {
                 .iter()
                 .all(|d| !d.fix.trim().is_empty())
         );
+    }
+
+    #[test]
+    fn security_tag_and_severity_go_together() {
+        let dir = tempfile::tempdir().unwrap();
+        for (edit, want) in [
+            ("security_severity = 7.0", "without the `security` tag"),
+            ("tags = [\"security\"]", "without a security_severity"),
+            (
+                "tags = [\"security\"]\nsecurity_severity = 11.0",
+                "outside 0.0-10.0",
+            ),
+        ] {
+            // The first rule (fallthrough) is not a security rule.
+            let text = RULES.replacen("tags = [\"correctness\", \"control-flow\"]", edit, 1);
+            std::fs::write(dir.path().join("rules.toml"), text).unwrap();
+            let e = Rules::load(Some(dir.path())).unwrap_err();
+            assert!(
+                e.contains("rule \"fallthrough\" has") && e.contains(want),
+                "{e}"
+            );
+        }
     }
 
     #[test]

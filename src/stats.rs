@@ -120,13 +120,11 @@ pub struct ObjectStats {
     pub arch: Option<Machine>,
     #[serde(flatten)]
     pub stats: PadStats,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// With `--list`: `function+0xoff kind` of every unneeded pad.
     #[serde(skip)]
     pub unneeded_list: Vec<String>,
     /// Patchable-entry and kCFI layout (M, N, hash offset, entries).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub layout: Option<LayoutSummary>,
 }
 
@@ -339,11 +337,12 @@ pub fn run(a: &StatsArgs) -> i32 {
         }
     }
     let format = a.format.unwrap_or(Format::Human);
-    let shown: Vec<&ObjectStats> = if a.summary {
-        Vec::new()
-    } else {
-        objs.iter().filter(|o| o.error.is_none()).collect()
-    };
+    // Unreadable objects are JSON records too (the text formats leave them
+    // to stderr), also under --summary.
+    let shown: Vec<&ObjectStats> = objs
+        .iter()
+        .filter(|o| if a.summary { o.error.is_some() } else { true })
+        .collect();
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());
     if a.list {

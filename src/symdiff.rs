@@ -281,6 +281,8 @@ pub fn run(a: &SymdiffArgs) -> i32 {
         functions: 0,
         findings: d.findings,
         error: None,
+        section_offsets: crate::engine::section_offsets(&after),
+        ignored: 0,
     };
     let tty = std::io::stdout().is_terminal();
     let format = a

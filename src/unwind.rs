@@ -422,11 +422,17 @@ pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
         all_paths.clear_replacement_only();
         let c = compare_cfi(&m, &computed.states, a.examples, &all_paths);
         if json {
-            let rec = serde_json::json!({
-                "file": a.file.display().to_string(),
-                "walked": computed.walked,
-                "cfi": c,
-            });
+            let rec = crate::report::json::record(
+                "unwind",
+                serde_json::json!({
+                    "file": a.file.display().to_string(),
+                    "reference": null,
+                    "walked": computed.walked,
+                    "unexpressible": null,
+                    "orc": null,
+                    "cfi": c,
+                }),
+            );
             println!("{rec}");
         } else {
             println!(
@@ -494,13 +500,17 @@ pub fn run(a: &crate::cli::UnwindArgs) -> i32 {
     };
     let agreement = compare_orc(&m, &computed.rows, &reference, a.examples);
     if json {
-        let rec = serde_json::json!({
-            "file": a.file.display().to_string(),
-            "reference": refpath.display().to_string(),
-            "walked": computed.walked,
-            "unexpressible": computed.unexpressible,
-            "orc": agreement,
-        });
+        let rec = crate::report::json::record(
+            "unwind",
+            serde_json::json!({
+                "file": a.file.display().to_string(),
+                "reference": refpath.display().to_string(),
+                "walked": computed.walked,
+                "unexpressible": computed.unexpressible,
+                "orc": agreement,
+                "cfi": null,
+            }),
+        );
         println!("{rec}");
     } else {
         println!(

@@ -575,7 +575,7 @@ fn check_all_formats(
             continue;
         }
         let mut out = Vec::new();
-        let mut em = objlint::report::emitter_for(format, false, rules);
+        let mut em = objlint::report::emitter_for(format, false, rules, None);
         em.object(&rep, &mut out).map_err(|e| e.to_string())?;
         em.finish(&mut out).map_err(|e| e.to_string())?;
         if String::from_utf8(out).is_err() {

@@ -395,7 +395,7 @@ fn json_lines_follow_the_contract() {
     assert_eq!(e["section"], ".text.one");
     assert_eq!(e["symbol"], "last");
     // Past the end of a section there is no target.
-    assert!(e.get("target").is_none(), "{e}");
+    assert!(e["target"].is_null(), "{e}");
     assert!(
         e["notes"][0].as_str().unwrap().contains("calls work"),
         "{e}"

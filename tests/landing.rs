@@ -245,7 +245,8 @@ fn stats_json_totals_per_arch() {
     assert_eq!(totals.len(), 2);
     assert_eq!(totals[0]["arch"], "x86_64");
     assert_eq!(totals[1]["arch"], "aarch64");
-    assert!(totals.iter().all(|t| t["total"] == true));
+    assert!(totals.iter().all(|t| t["type"] == "stats-total"));
+    assert!(totals.iter().all(|t| t["scope"] == "object"));
     // clang-19 gives the direct-call-only static helper() a `bti c`: a gadget.
     let (one, _) = objlint(&["stats", "--format", "json"], &["fnptr-bti-clang.o"]);
     let v: serde_json::Value = serde_json::from_str(one.lines().next().unwrap()).unwrap();

@@ -162,8 +162,12 @@ fn workspace() -> tempfile::TempDir {
         "command": "gcc -O2 -g -ffunction-sections -c -o obj/driver.o driver.c",
     }]);
     std::fs::write(root.join("build/compile_commands.json"), db.to_string()).unwrap();
+    std::fs::write(root.join("objlint.toml"), CONFIG).unwrap();
     t
 }
+
+/// The workspace's objlint.toml: where rule documentation links point.
+const CONFIG: &str = "# docs\nrules_doc_url = \"https://docs.example/objlint/RULES.md#{rule}\"\n";
 
 fn initialize(c: &mut Client, root: &Path) {
     let r = c.request(
@@ -211,8 +215,11 @@ fn publishes_and_clears_diagnostics() {
         assert_eq!(d["source"], "objlint");
         assert_eq!(d["severity"], 1);
         assert!(d["message"].as_str().unwrap().contains("driver.o: "), "{d}");
-        let href = d["codeDescription"]["href"].as_str().unwrap();
-        assert!(href.starts_with("file://") && href.ends_with("#fallthrough"));
+        // The config's rules_doc_url, not a file in the build tree.
+        assert_eq!(
+            d["codeDescription"]["href"],
+            "https://docs.example/objlint/RULES.md#fallthrough"
+        );
     }
     let msgs: Vec<&str> = all
         .iter()
@@ -338,4 +345,162 @@ fn object_built_later_and_close() {
     let after = c.diagnostics(&refs);
     assert!(flatten(&after).is_empty(), "{after:#?}");
     c.stop();
+}
+
+/// The fix of a finding is a code action: it adds the callee to `noreturn`
+/// in objlint.toml (comments kept); once the file is saved the server reads
+/// it again, checks anew, and both findings (two calls to report_fatal) go.
+#[test]
+fn code_action_adds_the_fix_to_the_config() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    let cfg = root.join("objlint.toml");
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let got = c.diagnostics(&[&src]);
+    let all = flatten(&got);
+    assert_eq!(all.len(), 2, "{got:#?}");
+    let (file, d) = all
+        .iter()
+        .find(|(p, _)| *p == src)
+        .expect("a diagnostic on driver.c");
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(file)}, "range": d["range"],
+               "context": {"diagnostics": [d]}}),
+    );
+    let actions = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(actions.len(), 1, "{r}");
+    let a = &actions[0];
+    assert_eq!(
+        a["title"],
+        "Add \"report_fatal\" to `noreturn` in objlint.toml"
+    );
+    assert_eq!(a["kind"], "quickfix");
+    let edits = a["edit"]["changes"][uri(&cfg)].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    // One edit replacing the whole file (2 lines).
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    assert_eq!(edits[0]["range"]["end"], json!({"line": 2, "character": 0}));
+    let new = edits[0]["newText"].as_str().unwrap();
+    assert_eq!(new, format!("{CONFIG}noreturn = [\"report_fatal\"]\n"));
+    // No action away from the findings.
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&src)},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+               "context": {"diagnostics": []}}),
+    );
+    assert_eq!(r["result"], json!([]), "{r}");
+
+    // The client applies and saves it.
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(&cfg, new).unwrap();
+    let files: Vec<PathBuf> = got.iter().map(|(p, _)| p.clone()).collect();
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let after = c.diagnostics(&refs);
+    assert!(flatten(&after).is_empty(), "{after:#?}");
+    c.stop();
+}
+
+/// Without a config file the action creates one.
+#[test]
+fn code_action_creates_the_config() {
+    let t = workspace();
+    let root = t.path();
+    std::fs::remove_file(root.join("objlint.toml")).unwrap();
+    let src = root.join("driver.c");
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let all = flatten(&c.diagnostics(&[&src]));
+    let (file, d) = &all[0];
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(file)}, "range": d["range"],
+               "context": {"diagnostics": [d]}}),
+    );
+    let ops = r["result"][0]["edit"]["documentChanges"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{r}"));
+    let cfg = uri(&root.join("objlint.toml"));
+    assert_eq!(ops[0], json!({"kind": "create", "uri": cfg}));
+    assert_eq!(ops[1]["textDocument"]["uri"], cfg);
+    assert_eq!(
+        ops[1]["edits"][0]["newText"],
+        "noreturn = [\"report_fatal\"]\n"
+    );
+    c.stop();
+}
+
+/// A source saved after its object was built: a notice on the source
+/// instead of the old (maybe moved) ranges; the rebuild brings them back.
+#[test]
+fn a_source_newer_than_its_object_gets_a_notice() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    let hdr = root.join("inc/fatal.h");
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let got = c.diagnostics(&[&src]);
+    assert_eq!(flatten(&got).len(), 2, "{got:#?}");
+    let files: Vec<PathBuf> = got.iter().map(|(p, _)| p.clone()).collect();
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+
+    // Edited and saved, not rebuilt.
+    std::thread::sleep(Duration::from_millis(20));
+    let text = std::fs::read_to_string(&src).unwrap();
+    std::fs::write(&src, format!("/* moved */\n{text}")).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&src)}}),
+    );
+    let stale = flatten(&c.diagnostics(&refs));
+    assert_eq!(stale.len(), 1, "{stale:#?}");
+    let (p, d) = &stale[0];
+    assert_eq!(*p, src);
+    assert_eq!(d["severity"], 3, "information");
+    assert_eq!(
+        d["message"],
+        "driver.o is older than driver.c: the source changed since the object was built; objlint checks it again when it is rebuilt"
+    );
+
+    // The rebuild.
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::copy(
+        Path::new(FIXTURES).join("driver.o"),
+        root.join("obj/driver.o"),
+    )
+    .unwrap();
+    let back = c.diagnostics(&[&src, &hdr]);
+    let all = flatten(&back);
+    assert_eq!(all.len(), 2, "{back:#?}");
+    assert!(all.iter().all(|(_, d)| d["code"] == "fallthrough"));
+    c.stop();
+}
+
+/// `exit` without `shutdown` ends the server with status 1, as the
+/// protocol says.
+#[test]
+fn exit_without_shutdown_is_an_error() {
+    let t = workspace();
+    let mut c = Client::start(t.path());
+    initialize(&mut c, t.path());
+    c.notify("exit", Value::Null);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(st) = c.child.try_wait().unwrap() {
+            assert_eq!(st.code(), Some(1));
+            return;
+        }
+        assert!(Instant::now() < deadline, "objlint lsp did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

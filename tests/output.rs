@@ -130,3 +130,41 @@ fn a_format_a_subcommand_cannot_write_is_a_usage_error() {
         assert!(!out.stdout.is_empty(), "{f}");
     }
 }
+
+/// docs/RULES.md, which rule documentation URLs point into, is what
+/// `objlint rules --markdown` writes from rules/rules.toml today, with an
+/// anchor per rule id.
+#[test]
+fn docs_rules_md_is_current() {
+    let out = objlint(&["rules", "--markdown"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let got = String::from_utf8(out.stdout).unwrap();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/RULES.md");
+    if std::env::var_os("OBJLINT_BLESS").is_some() {
+        std::fs::write(path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(path).unwrap();
+    assert!(
+        got == want,
+        "docs/RULES.md is stale: objlint rules --markdown > docs/RULES.md"
+    );
+    for d in objlint::rules::Rules::builtin().docs {
+        assert!(got.contains(&format!("<a id=\"{}\"></a>\n\n## {}\n", d.id, d.id)));
+    }
+}
+
+/// A rules_doc_url that is not an absolute URL is a config error naming
+/// the file.
+#[test]
+fn a_bad_rules_doc_url_is_a_config_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("objlint.toml");
+    std::fs::write(&cfg, "rules_doc_url = \"docs/RULES.md#{rule}\"\n").unwrap();
+    let out = objlint(&["check", "--config", cfg.to_str().unwrap(), DWARF], &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("objlint.toml: rules_doc_url") && err.contains("absolute URL"),
+        "{err}"
+    );
+}

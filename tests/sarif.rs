@@ -180,3 +180,230 @@ fn unreadable_objects_are_notifications() {
     // The readable object is still reported.
     assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 2);
 }
+
+/// The OASIS SARIF 2.1.0 schema (testdata/sarif/README.md says where from),
+/// checked by a JSON Schema validator with formats (`uri`, ...) on.
+fn oasis_validator() -> jsonschema::Validator {
+    let text = std::fs::read_to_string("testdata/sarif/sarif-schema-2.1.0.json").unwrap();
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    jsonschema::draft4::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the OASIS schema compiles")
+}
+
+fn assert_valid(v: &jsonschema::Validator, log: &Value) {
+    let errors: Vec<String> = v
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// objlint in `dir` with `args`.
+fn sarif_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .current_dir(dir)
+        .args(["check", "--format", "sarif"])
+        .args(args)
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    (out.status.code(), v)
+}
+
+/// Every location a result names: its locations, related locations and the
+/// steps of its code flows.
+fn result_locations(r: &Value) -> Vec<&Value> {
+    let mut out: Vec<&Value> = r["locations"].as_array().unwrap().iter().collect();
+    out.extend(r["relatedLocations"].as_array().into_iter().flatten());
+    for flow in r["codeFlows"].as_array().into_iter().flatten() {
+        for tf in flow["threadFlows"].as_array().unwrap() {
+            out.extend(
+                tf["locations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| &l["location"]),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn logs_validate_against_the_oasis_schema() {
+    let v = oasis_validator();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.o");
+    std::fs::write(&bad, b"\x7fELF not really").unwrap();
+    let here = std::env::current_dir().unwrap();
+    let abs = here.join("testdata/source/x86-gcc-dwarf5.o");
+    let runs: [&[&str]; 4] = [
+        &[
+            "testdata/source",
+            "testdata/stack/x86-cases.o",
+            bad.to_str().unwrap(),
+        ],
+        &[
+            "--mitigations",
+            "retpoline,rethunk,sls",
+            "testdata/speculation",
+        ],
+        &["testdata/examples", abs.to_str().unwrap()],
+        &[
+            "--disable",
+            "fallthrough",
+            "testdata/source/x86-gcc-dwarf5.o",
+        ],
+    ];
+    for args in runs {
+        let (_, log) = sarif(args);
+        assert_valid(&v, &log);
+    }
+    // With a documentation URL configured (helpUri is a `uri`).
+    std::fs::write(
+        dir.path().join("objlint.toml"),
+        "rules_doc_url = \"https://docs.example/objlint/RULES.md#{rule}\"\n",
+    )
+    .unwrap();
+    let obj = here.join("testdata/source/x86-gcc-dwarf5.o");
+    let (_, log) = sarif_in(dir.path(), &[obj.to_str().unwrap()]);
+    assert_valid(&v, &log);
+    // The validator does reject what the schema forbids.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        serde_json::json!(0);
+    assert!(!v.is_valid(&broken));
+}
+
+/// `helpUri` from the config's template; tags on every rule; a
+/// security-severity on each rule tagged `security`, equal to the CVSS 3.1
+/// base score (computed by the `cvss` crate) of the vector rules.toml gives.
+#[test]
+fn rule_help_uri_tags_and_security_severity() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("objlint.toml"),
+        "rules_doc_url = \"https://docs.example/objlint/RULES.md#{rule}\"\n",
+    )
+    .unwrap();
+    let obj = std::env::current_dir()
+        .unwrap()
+        .join("testdata/source/x86-gcc-dwarf5.o");
+    let (_, log) = sarif_in(dir.path(), &[obj.to_str().unwrap()]);
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let builtin = objlint::rules::Rules::builtin();
+    let mut security = 0;
+    for (r, d) in rules.iter().zip(&builtin.docs) {
+        assert_eq!(
+            r["helpUri"],
+            format!("https://docs.example/objlint/RULES.md#{}", d.id)
+        );
+        let tags: Vec<&str> = r["properties"]["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        assert!(tags.len() >= 2, "{}: {tags:?}", d.id);
+        let sev = r["properties"]["security-severity"].as_str();
+        if tags.contains(&"security") {
+            security += 1;
+            let vector = d.cvss.as_deref().unwrap_or_else(|| panic!("{}", d.id));
+            let base: cvss::v3::Vector = vector.parse().unwrap();
+            let want = format!("{:.1}", base.base_score().value());
+            assert_eq!(sev, Some(want.as_str()), "{}", d.id);
+        } else {
+            assert!(sev.is_none() && d.cvss.is_none(), "{}", d.id);
+        }
+    }
+    assert!(security >= 10, "{security}");
+    // Without a configured URL (and no repository in Cargo.toml) there is none.
+    let (_, log) = sarif(&["testdata/source/x86-gcc-dwarf5.o"]);
+    let r0 = &log["runs"][0]["tool"]["driver"]["rules"][0];
+    assert_eq!(
+        r0.get("helpUri").is_some(),
+        !env!("CARGO_PKG_REPOSITORY").is_empty()
+    );
+}
+
+/// Paths under the working directory are relative URIs against %SRCROOT%,
+/// which `originalUriBaseIds` names as the working directory; others are
+/// absolute `file://` URIs. Every result location has a region: the source
+/// line, or the instruction's first byte in the object, which `readelf`'s
+/// section offsets confirm.
+#[test]
+fn relative_uris_and_a_region_everywhere() {
+    let here = std::env::current_dir().unwrap();
+    let abs = here.join("testdata/source/x86-gcc-text.o");
+    let (_, log) = sarif(&[
+        "./testdata/source/x86-gcc-dwarf5.o",
+        abs.to_str().unwrap(),
+        "testdata/stack/x86-cases.o",
+    ]);
+    let run = &log["runs"][0];
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap();
+    assert_eq!(base, format!("file://{}/", here.display()));
+    for a in run["artifacts"].as_array().unwrap() {
+        let loc = &a["location"];
+        assert_eq!(loc["uriBaseId"], "%SRCROOT%", "{a}");
+        let uri = loc["uri"].as_str().unwrap();
+        assert!(!uri.starts_with('/') && !uri.contains("./"), "{uri}");
+        assert!(here.join(uri).is_file(), "{uri}");
+    }
+    let results = run["results"].as_array().unwrap();
+    assert!(results.iter().any(|r| r["codeFlows"].is_array()));
+    for r in results {
+        for l in result_locations(r) {
+            let p = &l["physicalLocation"];
+            assert!(p["region"].is_object(), "no region: {l}");
+            assert_eq!(p["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+        }
+    }
+    // The object location's byte offset is the section's file offset (as
+    // readelf prints it) plus the offset in the section.
+    let Ok(out) = Command::new("readelf")
+        .args(["-SW", "testdata/source/x86-gcc-text.o"])
+        .output()
+    else {
+        return;
+    };
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains(" .text ") && l.contains("PROGBITS"))
+        .expect("readelf lists .text");
+    let fields: Vec<&str> = line.split(']').nth(1).unwrap().split_whitespace().collect();
+    let sh_offset = u64::from_str_radix(fields[3], 16).unwrap();
+    let r = results
+        .iter()
+        .find(|r| {
+            r["locations"]
+                .as_array()
+                .unwrap()
+                .last()
+                .unwrap()["physicalLocation"]["artifactLocation"]["uri"]
+                == "testdata/source/x86-gcc-text.o"
+        })
+        .expect("a finding in x86-gcc-text.o");
+    let obj = &r["locations"].as_array().unwrap().last().unwrap()["physicalLocation"];
+    let off = obj["address"]["offsetFromParent"].as_u64().unwrap();
+    assert_eq!(obj["region"]["byteOffset"], sh_offset + off);
+}
+
+/// A path outside the working directory stays absolute.
+#[test]
+fn paths_outside_the_working_directory_are_absolute() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("a.o");
+    std::fs::copy("testdata/source/x86-gcc-nodebug.o", &obj).unwrap();
+    let (_, log) = sarif(&[obj.to_str().unwrap()]);
+    let a = &log["runs"][0]["artifacts"][0]["location"];
+    assert_eq!(a["uri"], format!("file://{}", obj.display()));
+    assert!(a.get("uriBaseId").is_none());
+}

@@ -68,7 +68,7 @@ fn json_carries_source_for_each_build() {
         let by_symbol = |s: &str| v.iter().find(|f| f["symbol"] == s).unwrap().clone();
         let (direct, inlined) = (by_symbol("direct"), by_symbol("inlined"));
         if file == "x86-gcc-nodebug.o" {
-            assert!(direct.get("source").is_none() && inlined.get("source").is_none());
+            assert!(direct["source"].is_null() && inlined["source"].is_null());
             continue;
         }
         // Paths are as DWARF records them (relative: built with

@@ -366,3 +366,37 @@ fn linked_whole_defining_its_thunks_agrees_with_objtool() {
     assert_eq!(ours, theirs, "{out}");
     assert_eq!(code, 1);
 }
+
+/// A call to a named function with user access open carries the fix (add
+/// the callee to `uaccess_safe`); an indirect call has none.
+#[test]
+fn direct_calls_carry_the_uaccess_safe_fix() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--enable",
+            "uaccess-call",
+            "testdata/examples/uaccess-x86_64.o",
+        ])
+        .output()
+        .unwrap();
+    let fixes: Vec<(String, serde_json::Value)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["rule"] == "uaccess-call")
+        .map(|v| (v["symbol"].as_str().unwrap().to_string(), v["fix"].clone()))
+        .collect();
+    let helper = serde_json::json!({"key": "uaccess_safe", "name": "helper"});
+    assert_eq!(
+        fixes,
+        [
+            ("call_open".to_string(), helper.clone()),
+            ("call_indirect".to_string(), serde_json::Value::Null),
+            ("tail_open".to_string(), helper.clone()),
+            ("save_restore_bad".to_string(), helper),
+        ]
+    );
+}

@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         Format::Objtool,
     ] {
         let mut out = Vec::new();
-        let mut em = emitter_for(format, false, rules());
+        let mut em = emitter_for(format, false, rules(), None);
         em.object(&rep, &mut out).unwrap();
         em.finish(&mut out).unwrap();
     }

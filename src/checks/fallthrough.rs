@@ -141,6 +141,7 @@ fn report(
                     m.dest_name(dest)
                 )
             } else {
+                fd.fix = crate::checks::ConfigFix::new("noreturn", &m.dest_name(dest));
                 format!(
                     "the last instruction calls {}, which is not known to be noreturn; if it never returns, add it to rules/noreturn.toml or the config's `noreturn` list",
                     m.dest_name(dest)

@@ -34,6 +34,9 @@ use serde::Serialize;
 /// A referenced location a finding is about (a call or reference target).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Target {
+    /// The section's index in the object (not part of any output format).
+    #[serde(skip)]
+    pub section_index: usize,
     pub section: String,
     pub offset: u64,
     pub symbol: Option<String>,
@@ -82,6 +85,32 @@ pub struct Finding {
     pub path_omitted: usize,
     /// Why the object was not fully checked (analysis-incomplete only).
     pub cause: Option<&'static str>,
+    /// The config change that settles the finding when the code is right
+    /// (the LSP offers it as a code action).
+    pub fix: Option<ConfigFix>,
+}
+
+/// A name to add to a list in `objlint.toml`: `noreturn = ["name"]` when a
+/// callee never returns, `uaccess_safe = ["name"]` when it may run with user
+/// access open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigFix {
+    pub key: &'static str,
+    pub name: String,
+}
+
+impl ConfigFix {
+    pub fn new(key: &'static str, name: &str) -> Option<ConfigFix> {
+        // A name objlint made up (`.text+0x10`) is no symbol to list.
+        (!name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.$".contains(c)))
+        .then(|| ConfigFix {
+            key,
+            name: name.to_string(),
+        })
+    }
 }
 
 /// An edge a path took: a branch, a switch case, an alternative, ...
@@ -152,6 +181,7 @@ impl Ctx<'_> {
             source: None,
             path: None,
             path_omitted: 0,
+            fix: None,
             cause: None,
         }
     }
@@ -167,6 +197,7 @@ impl Ctx<'_> {
             None => (None, offset),
         };
         Target {
+            section_index: section,
             section: m.obj.section_name(section).to_string(),
             offset,
             symbol,

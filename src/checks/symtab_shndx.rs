@@ -198,6 +198,7 @@ pub fn finding(
         source: None,
         path: None,
         path_omitted: 0,
+        fix: None,
         cause: None,
     }
 }

@@ -19,6 +19,7 @@
 
 use super::flow;
 use super::{Check, Ctx, Finding};
+use crate::arch::Kind;
 use crate::model::walk::Callee;
 use crate::model::{Dest, Model};
 use crate::rules::NameSet;
@@ -103,7 +104,35 @@ pub(crate) fn call_event(
 }
 
 fn run(cx: &Ctx, rule: &'static str, out: &mut Vec<Finding>) {
+    let from = out.len();
     flow::report(cx, rule, out);
+    if rule == CALL {
+        for f in &mut out[from..] {
+            // Only where the finding names the callee: a call through a
+            // retpoline thunk is an indirect call, and the thunk no fix.
+            f.fix = direct_callee(cx.model, f.section_index, f.offset)
+                .filter(|name| f.message.contains(&format!(" to {name}() ")))
+                .and_then(|name| crate::checks::ConfigFix::new("uaccess_safe", &name));
+        }
+    }
+}
+
+/// The function a direct call or tail call at a place goes to, by name.
+fn direct_callee(m: &Model, section: usize, offset: u64) -> Option<String> {
+    let code = m.section_code(section)?;
+    let k = code.lower_bound(offset);
+    let ins = code.insns.get(k).filter(|i| i.offset() == offset)?;
+    if !matches!(ins.kind, Kind::Call | Kind::Jump) {
+        return None;
+    }
+    match code.dest(k) {
+        Dest::External { sym } => Some(m.obj.symbols[sym].name.to_string()),
+        Dest::Local { section, offset } => m
+            .function_containing(section, offset)
+            .filter(|&i| m.functions[i].start == offset)
+            .map(|i| m.functions[i].name.to_string()),
+        Dest::None => None,
+    }
 }
 
 #[cfg(test)]

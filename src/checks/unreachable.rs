@@ -248,6 +248,7 @@ fn report(cx: &Ctx, sec: usize, code: &SectionCode, i: usize, lo: usize) -> Find
                 && code.insns[p].kind == Kind::Call
             {
                 let name = m.dest_name(code.dest(p));
+                fd.fix = crate::checks::ConfigFix::new("noreturn", &name);
                 fd.notes.push(format!(
                     "the call to {name}() before it does not return here: if {name}() never returns, declare it `__noreturn`, or add \"{name}\" to `noreturn` in objlint.toml"
                 ));

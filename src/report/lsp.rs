@@ -59,6 +59,11 @@ pub fn diagnostics(
         let code_description = docs
             .and_then(|d| Uri::from_str(&d.replace("{rule}", f.rule)).ok())
             .map(|href| CodeDescription { href });
+        // The fix travels with the diagnostic; the code action reads it back.
+        let data = f
+            .fix
+            .as_ref()
+            .map(|x| serde_json::json!({ "fix": { "key": x.key, "name": x.name } }));
         out.entry(path).or_default().push(Diagnostic {
             range,
             severity: Some(severity),
@@ -68,7 +73,7 @@ pub fn diagnostics(
             message,
             related_information: related,
             tags: None,
-            data: None,
+            data,
         });
     }
     out
@@ -165,6 +170,7 @@ mod tests {
             source,
             path: None,
             path_omitted: 0,
+            fix: None,
             cause: None,
         }
     }
@@ -181,6 +187,7 @@ mod tests {
             directory: d.join("out"),
         };
         let target = Target {
+            section_index: 1,
             section: ".text".into(),
             offset: 0x20,
             symbol: Some("g".into()),

@@ -3,7 +3,9 @@
 pub mod human;
 pub mod json;
 pub mod lsp;
+pub mod man;
 pub mod objtool;
+pub mod rules_md;
 pub mod sarif;
 pub mod short;
 pub mod stats;
@@ -101,18 +103,48 @@ fn color_choice_with(
 }
 
 pub fn emitter(format: Format, color: bool) -> Box<dyn Emitter> {
-    emitter_for(format, color, &crate::rules::Rules::builtin())
+    emitter_for(format, color, &crate::rules::Rules::builtin(), None)
 }
 
-/// An emitter that documents `rules` (SARIF lists them in the log).
-pub fn emitter_for(format: Format, color: bool, rules: &crate::rules::Rules) -> Box<dyn Emitter> {
+/// An emitter that documents `rules` (SARIF lists them in the log), linking
+/// each to `docs` (a URL template, `{rule}` for the id) where given.
+pub fn emitter_for(
+    format: Format,
+    color: bool,
+    rules: &crate::rules::Rules,
+    docs: Option<&str>,
+) -> Box<dyn Emitter> {
     match format {
         Format::Human => Box::new(human::Human::new(color)),
         Format::Short => Box::new(short::Short),
         Format::Json => Box::new(json::Json),
-        Format::Sarif => Box::new(sarif::Sarif::new(rules)),
+        Format::Sarif => Box::new(sarif::Sarif::new(rules, docs)),
         Format::Objtool => Box::new(objtool::Objtool),
     }
+}
+
+/// Where rule documentation is when no config says: docs/RULES.md of this
+/// version in the package's repository (Cargo.toml `repository`), if set.
+pub fn default_rules_doc_url() -> Option<String> {
+    let repo = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    (!repo.is_empty()).then(|| {
+        format!(
+            "{repo}/blob/v{}/docs/RULES.md#{{rule}}",
+            env!("CARGO_PKG_VERSION")
+        )
+    })
+}
+
+/// A rule documentation URL template: absolute (a scheme, then `:`), no
+/// spaces.
+pub fn is_doc_url(u: &str) -> bool {
+    let scheme = u.split_once(':').map_or("", |(s, _)| s);
+    !scheme.is_empty()
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        && !u.contains(char::is_whitespace)
 }
 
 /// `file:line:column`, or `file:line` when the column is unknown.

@@ -16,8 +16,13 @@ use crate::rules::{Rules, Severity};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The base relative artifact URIs are resolved against: the working
+/// directory, named in `run.originalUriBaseIds`.
+pub const SRCROOT: &str = "%SRCROOT%";
 
 pub struct Sarif {
     rules: Vec<Value>,
@@ -31,6 +36,15 @@ pub struct Sarif {
     failures: Vec<Value>,
     /// What could not be checked (analysis-incomplete findings).
     notifications: Vec<Value>,
+    /// The working directory, which relative paths are relative to.
+    root: Option<PathBuf>,
+    /// File offsets of the sections of the object being reported.
+    section_offsets: Vec<Option<u64>>,
+}
+
+/// `{rule}` in a documentation URL template replaced by the rule id.
+pub fn rule_doc_url(template: &str, rule: &str) -> String {
+    template.replace("{rule}", rule)
 }
 
 /// A URI reference for a path: relative paths stay relative, absolute ones
@@ -59,7 +73,9 @@ fn level(s: Severity) -> &'static str {
 }
 
 impl Sarif {
-    pub fn new(rules: &Rules) -> Sarif {
+    /// `docs`: the rules' documentation URL template (`{rule}` for the id),
+    /// for `helpUri`.
+    pub fn new(rules: &Rules, docs: Option<&str>) -> Sarif {
         let mut rule_index = HashMap::new();
         let rules: Vec<Value> = rules
             .docs
@@ -84,15 +100,24 @@ impl Sarif {
                     help.push_str(&format!("\n\nExample:\n{ex}"));
                     markdown.push_str(&format!("\n\n## Example\n```\n{ex}\n```"));
                 }
-                json!({
+                // No `name`: SARIF wants one people read, different from the
+                // id (the multitool's SARIF1001), and the id is that already.
+                let mut r = json!({
                     "id": d.id,
-                    "name": d.id,
                     "shortDescription": { "text": d.summary },
                     "fullDescription": { "text": d.what.trim() },
                     "help": { "text": help, "markdown": markdown },
                     "defaultConfiguration": { "level": level(d.severity) },
-                    "properties": { "arch": d.arch },
-                })
+                    "properties": { "arch": d.arch, "tags": d.tags },
+                });
+                if let Some(t) = docs {
+                    r["helpUri"] = json!(rule_doc_url(t, &d.id));
+                }
+                if let Some(s) = d.security_severity {
+                    // GitHub reads a string holding a number.
+                    r["properties"]["security-severity"] = json!(format!("{s:.1}"));
+                }
+                r
             })
             .collect();
         Sarif {
@@ -105,6 +130,30 @@ impl Sarif {
             results: Vec::new(),
             failures: Vec::new(),
             notifications: Vec::new(),
+            root: std::env::current_dir().ok(),
+            section_offsets: Vec::new(),
+        }
+    }
+
+    /// An artifact location for a path as objlint names it: relative to the
+    /// working directory (`uriBaseId` %SRCROOT%) when it lies under it, else
+    /// an absolute `file://` URI.
+    fn artifact_location(&self, path: &str) -> Value {
+        let p = Path::new(path);
+        let Some(root) = &self.root else {
+            return json!({ "uri": path_uri(path) });
+        };
+        let abs = crate::compdb::normalize(&root.join(p));
+        let rel = if p.is_absolute() || p.components().any(|c| c == Component::ParentDir) {
+            abs.strip_prefix(root).ok().map(Path::to_path_buf)
+        } else {
+            Some(crate::compdb::normalize(p))
+        };
+        match rel {
+            Some(r) if !r.as_os_str().is_empty() => {
+                json!({ "uri": path_uri(&r.to_string_lossy()), "uriBaseId": SRCROOT })
+            }
+            _ => json!({ "uri": path_uri(&abs.to_string_lossy()) }),
         }
     }
 
@@ -114,7 +163,7 @@ impl Sarif {
         }
         let i = self.artifacts.len();
         self.artifacts.push(json!({
-            "location": { "uri": path_uri(path) },
+            "location": self.artifact_location(path),
             "roles": [roles],
         }));
         self.artifact_index.insert(path.to_string(), i);
@@ -137,55 +186,41 @@ impl Sarif {
         i
     }
 
-    /// The object as artifact with the address `section+offset`.
-    fn object_location(
-        &mut self,
-        object: usize,
-        section: &str,
-        offset: u64,
-        symbol: Option<&str>,
-        symbol_offset: u64,
-    ) -> Value {
-        let parent = self.section_address(object, section);
-        let name = location(symbol, symbol_offset, section, offset);
-        json!({
+    /// The object as artifact with the address `section+offset`, and the
+    /// byte region of the place in the object.
+    fn object_location(&mut self, object: usize, at: &crate::checks::Target) -> Value {
+        let parent = self.section_address(object, &at.section);
+        let name = location(
+            at.symbol.as_deref(),
+            at.symbol_offset,
+            &at.section,
+            at.offset,
+        );
+        let mut artifact = self.artifacts[object]["location"].clone();
+        artifact["index"] = json!(object);
+        let mut l = json!({
             "physicalLocation": {
-                "artifactLocation": {
-                    "uri": self.artifacts[object]["location"]["uri"],
-                    "index": object,
-                },
+                "artifactLocation": artifact,
                 "address": {
                     "kind": "instruction",
                     "name": name,
-                    "fullyQualifiedName": format!("{section}+{offset:#x}"),
-                    "relativeAddress": offset,
-                    "offsetFromParent": offset,
+                    "fullyQualifiedName": format!("{}+{:#x}", at.section, at.offset),
+                    "relativeAddress": at.offset,
+                    "offsetFromParent": at.offset,
                     "parentIndex": parent,
                 },
             },
-        })
-    }
-
-    /// [`Self::object_location`] of a place a finding names.
-    fn target_location(&mut self, object: usize, t: &crate::checks::Target) -> Value {
-        self.object_location(
-            object,
-            &t.section,
-            t.offset,
-            t.symbol.as_deref(),
-            t.symbol_offset,
-        )
+        });
+        if let Some(Some(base)) = self.section_offsets.get(at.section_index) {
+            l["physicalLocation"]["region"] = json!({ "byteOffset": base + at.offset });
+        }
+        l
     }
 
     fn result(&mut self, rep: &ObjectReport, f: &Finding) -> Value {
         let object = self.artifact(&rep.file, "analysisTarget");
-        let mut obj_loc = self.object_location(
-            object,
-            &f.section,
-            f.offset,
-            f.symbol.as_deref(),
-            f.symbol_offset,
-        );
+        let site = site(f);
+        let mut obj_loc = self.object_location(object, &site);
         let logical = f.symbol.as_ref().map(|s| {
             json!([{ "name": s, "kind": "function", "fullyQualifiedName": format!("{}!{s}", rep.file) }])
         });
@@ -198,11 +233,10 @@ impl Sarif {
             if s.column > 0 {
                 region["startColumn"] = json!(s.column);
             }
+            let mut artifact = self.artifacts[src]["location"].clone();
+            artifact["index"] = json!(src);
             let mut l = json!({
-                "physicalLocation": {
-                    "artifactLocation": { "uri": path_uri(&path), "index": src },
-                    "region": region,
-                },
+                "physicalLocation": { "artifactLocation": artifact, "region": region },
             });
             if let Some(lg) = &logical {
                 l["logicalLocations"] = lg.clone();
@@ -227,7 +261,7 @@ impl Sarif {
             r["ruleIndex"] = json!(i);
         }
         if let Some(t) = &f.target {
-            let mut rl = self.target_location(object, t);
+            let mut rl = self.object_location(object, t);
             rl["id"] = json!(1);
             rl["message"] = json!({ "text": "target" });
             r["relatedLocations"] = json!([rl]);
@@ -246,19 +280,13 @@ impl Sarif {
     fn code_flow(&mut self, object: usize, f: &Finding) -> Value {
         let mut locations = Vec::new();
         for p in f.path.iter().flatten() {
-            let mut l = self.target_location(object, &p.from);
+            let mut l = self.object_location(object, &p.from);
             l["message"] = json!({
                 "text": format!("{} to {}", p.edge, super::target_location(&p.to))
             });
             locations.push(json!({ "location": l }));
         }
-        let mut site = self.object_location(
-            object,
-            &f.section,
-            f.offset,
-            f.symbol.as_deref(),
-            f.symbol_offset,
-        );
+        let mut site = self.object_location(object, &site(f));
         site["message"] = json!({ "text": f.message });
         locations.push(json!({ "location": site }));
         let mut flow = json!({ "threadFlows": [{ "locations": locations }] });
@@ -276,7 +304,14 @@ impl Sarif {
 
     /// The whole log.
     pub fn log(&self) -> Value {
-        json!({
+        let bases = self.root.as_ref().map(|r| {
+            let mut uri = path_uri(&r.to_string_lossy());
+            if !uri.ends_with('/') {
+                uri.push('/');
+            }
+            json!({ SRCROOT: { "uri": uri } })
+        });
+        let mut log = json!({
             "$schema": SCHEMA,
             "version": "2.1.0",
             "runs": [{
@@ -297,17 +332,26 @@ impl Sarif {
                 "results": self.results,
                 "columnKind": "unicodeCodePoints",
             }],
-        })
+        });
+        if let Some(b) = bases {
+            log["runs"][0]["originalUriBaseIds"] = b;
+        }
+        let home = env!("CARGO_PKG_REPOSITORY");
+        if !home.is_empty() {
+            log["runs"][0]["tool"]["driver"]["informationUri"] = json!(home);
+        }
+        log
     }
 }
 
 impl Emitter for Sarif {
     fn object(&mut self, rep: &ObjectReport, _w: &mut dyn Write) -> io::Result<()> {
+        self.section_offsets.clone_from(&rep.section_offsets);
         if let Some(e) = &rep.error {
             self.failures.push(json!({
                 "level": "error",
                 "message": { "text": format!("{}: {e}", rep.file) },
-                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": path_uri(&rep.file) } } }],
+                "locations": [{ "physicalLocation": { "artifactLocation": self.artifact_location(&rep.file) } }],
             }));
         }
         for f in &rep.findings {
@@ -330,6 +374,17 @@ impl Emitter for Sarif {
     fn finish(&mut self, w: &mut dyn Write) -> io::Result<()> {
         serde_json::to_writer_pretty(&mut *w, &self.log())?;
         w.write_all(b"\n")
+    }
+}
+
+/// A finding's own place.
+fn site(f: &Finding) -> crate::checks::Target {
+    crate::checks::Target {
+        section_index: f.section_index,
+        section: f.section.clone(),
+        offset: f.offset,
+        symbol: f.symbol.clone(),
+        symbol_offset: f.symbol_offset,
     }
 }
 

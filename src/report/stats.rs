@@ -1,10 +1,12 @@
 //! Rendering of `objlint stats`: a table (human), one line per object
-//! (short), or JSON Lines (one object per line, then one total per arch).
+//! (short), or JSON Lines (a `stats` record per object, unreadable ones with
+//! `error`, then a `stats-total` record per arch).
 
 use super::Format;
+use super::json::record;
 use crate::elf::Machine;
 use crate::stats::{KINDS, ObjectStats, PadCounts, PadStats};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::io::{self, Write};
 
 /// `endbr64 12/7` per kind present: pads / unneeded.
@@ -49,20 +51,30 @@ pub fn write(
     match format {
         Format::Json => {
             for o in objs {
-                serde_json::to_writer(&mut *w, o)?;
+                let mut v = serde_json::to_value(o)?;
+                if o.error.is_some() {
+                    // Nothing was counted: every count is null, not 0.
+                    for k in serde_json::to_value(PadStats::default())?
+                        .as_object()
+                        .into_iter()
+                        .flat_map(|m| m.keys())
+                    {
+                        v[k] = Value::Null;
+                    }
+                }
+                serde_json::to_writer(&mut *w, &record("stats", v))?;
                 w.write_all(b"\n")?;
             }
             for (arch, t) in totals {
                 let mut v = serde_json::to_value(t)?;
-                v["total"] = json!(true);
                 v["arch"] = json!(arch.name());
                 v["scope"] = json!(scope);
-                serde_json::to_writer(&mut *w, &v)?;
+                serde_json::to_writer(&mut *w, &record("stats-total", v))?;
                 w.write_all(b"\n")?;
             }
         }
         Format::Short => {
-            for o in objs {
+            for o in objs.iter().filter(|o| o.error.is_none()) {
                 let arch = o.arch.map(|a| a.name()).unwrap_or("?");
                 short(w, &o.file, arch, &o.stats)?;
                 if o.layout_text() != "-" {
@@ -94,7 +106,7 @@ pub fn write(
                 "extern",
                 "sealed"
             )?;
-            for o in objs {
+            for o in objs.iter().filter(|o| o.error.is_none()) {
                 let arch = o.arch.map(|a| a.name()).unwrap_or("?");
                 row(w, &o.file, arch, &o.layout_text(), &o.stats)?;
             }
