@@ -28,6 +28,17 @@ pub struct Options {
     pub mitigations: Option<Mitigations>,
     /// Findings at warning level fail the run (exit 1) as errors do.
     pub deny_warnings: bool,
+    /// Kernel code or user space (`--profile`); detected per object when `None`.
+    pub profile: Option<Profile>,
+}
+
+/// Which conventions an object follows: the kernel's, where the rules of
+/// `rules/profile.toml` `kernel_rules` apply, or user space's, where they do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    Kernel,
+    User,
 }
 
 /// Speculation mitigations a build uses (the retpoline, rethunk and sls rules).
@@ -77,6 +88,14 @@ impl Mitigations {
 }
 
 impl Options {
+    /// These options for an object of user space: the kernel-only rules off.
+    pub fn for_user_space(&self, rules: &Rules) -> Options {
+        let mut o = self.clone();
+        o.disabled
+            .extend(rules.profile.kernel_rules.iter().cloned());
+        o
+    }
+
     pub fn enabled(&self, rule: &str) -> bool {
         if self.disabled.contains(rule) {
             return false;
@@ -135,6 +154,9 @@ pub struct ConfigFile {
     /// Warning-level findings make the exit status 1 (`--deny-warnings`).
     #[serde(default)]
     pub deny_warnings: Option<bool>,
+    /// `kernel` or `user` (`--profile`); detected per object when absent.
+    #[serde(default)]
+    pub profile: Option<Profile>,
 }
 
 impl ConfigFile {
@@ -187,6 +209,9 @@ impl ConfigFile {
         }
         if let Some(d) = self.deny_warnings {
             opts.deny_warnings = d;
+        }
+        if self.profile.is_some() {
+            opts.profile = self.profile;
         }
         if let Some(m) = &self.mitigations {
             // Checked when the file was read.

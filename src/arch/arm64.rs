@@ -65,6 +65,10 @@ pub fn classify(w: u32) -> (Kind, Option<i64>) {
         };
         return (k, None);
     }
+    // SVC #imm: a system call.
+    if w & 0xffe0_001f == 0xd400_0001 {
+        return (Kind::Syscall, None);
+    }
     // BRK, HLT
     if w & 0xffe0_001f == 0xd420_0000 || w & 0xffe0_001f == 0xd440_0000 {
         return (Kind::Trap, None);
@@ -523,6 +527,24 @@ fn writes(w: u32, kind: Kind) -> Option<u32> {
     }
 }
 
+/// The system-call number register (x8).
+const SYSCALL_NR: u32 = 8;
+
+/// What an instruction word does to x8: `None` nothing, `Some(Some(n))`
+/// `movz {w,x}8, #n` (`mov x8, #n`), `Some(None)` a possible other write.
+fn sets_x8(w: u32, kind: Kind) -> Option<Option<u64>> {
+    // MOVZ: sf 10 100101 hw imm16 Rd.
+    if w & 0x7f80_0000 == 0x5280_0000 && w & 31 == SYSCALL_NR {
+        let imm = u64::from((w >> 5) & 0xffff);
+        return Some(Some(imm << (16 * ((w >> 21) & 3))));
+    }
+    // Load pairs write Rt2 too.
+    let pair_load = (w >> 27) & 7 == 0b101 && (w >> 22) & 1 == 1;
+    let writes_nr =
+        writes(w, kind) == Some(SYSCALL_NR) || (pair_load && (w >> 10) & 31 == SYSCALL_NR);
+    writes_nr.then_some(None)
+}
+
 /// Index of the last instruction in `lo..hi` that writes `reg`.
 fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Option<usize> {
     (lo..hi)
@@ -931,6 +953,21 @@ impl Decoder for Arm64 {
     /// br   xB
     /// ```
     /// in one block, found by following the registers back from the `br`.
+    fn syscall_number(
+        &self,
+        insns: &[Insn],
+        data: &[u8],
+        at: usize,
+        entered: &dyn Fn(usize) -> bool,
+    ) -> Option<u64> {
+        for k in super::straight_line_before(insns, at, entered) {
+            if let Some(set) = sets_x8(word(data, &insns[k])?, insns[k].kind) {
+                return set;
+            }
+        }
+        None
+    }
+
     fn table_jump(
         &self,
         insns: &[Insn],
