@@ -124,14 +124,17 @@ fn deliberate_fall_through() {
     assert_eq!(code, 0, "nor with --deny-warnings");
 }
 
-/// Constant tables in .text are data: only the real missing ENDBR64 is
-/// reported, "reference" where the assembler left no relocation.
+/// Constant tables in .text are data (an STT_OBJECT, a local label or none
+/// outside every function): only the real missing ENDBR64s are reported (a
+/// global label without a type is an entry point), "reference" where the
+/// assembler left no relocation.
 #[test]
 fn tables_in_text_are_not_landing_pad_cases() {
     let out = short(&["--enable", "ibt-missing-endbr", "tables-x86_64.o"]);
     assert_eq!(
         out,
-        "tables-x86_64.o: set_funcs+0x4: error: reference to !ENDBR: blocks+0x0 [ibt-missing-endbr]\n\
+        "tables-x86_64.o: sha_block+0x27: error: relocation to !ENDBR: untyped_entry+0x0 [ibt-missing-endbr]\n\
+         tables-x86_64.o: set_funcs+0x4: error: reference to !ENDBR: blocks+0x0 [ibt-missing-endbr]\n\
          tables-x86_64.o: set_funcs+0xe: error: relocation to !ENDBR: emit+0x0 [ibt-missing-endbr]\n"
     );
 }
@@ -213,4 +216,13 @@ fn gnu_property_gcs_and_archives() {
         short(&["--enable", "gnu-property", "syscall-asm-x86_64.o"]),
         ""
     );
+}
+
+/// Landing pads of -fexceptions code are entered by the unwinder: the
+/// cleanup is not unreachable (it was, at with_cleanup.cold+0x0).
+#[test]
+fn exception_landing_pads_are_reached() {
+    for obj in ["cleanup-x86_64.o", "cleanup-arm64.o"] {
+        assert_eq!(short(&[obj]), "", "{obj}");
+    }
 }

@@ -173,8 +173,8 @@ fn gcs_breaking_returns(cx: &Ctx) -> Vec<(usize, u64)> {
 }
 
 /// For the members of an archive, each a (machine, feature bits of its
-/// note, 0 without one): the features each member lacks that others of its
-/// machine claim, with how many of them claim it, as `(bit, name, claimed,
+/// note, 0 without one): the features each member lacks that most others of
+/// its machine claim, with how many of them claim it, as `(bit, name, claimed,
 /// of)`. Only members that have code and are user space take part (the
 /// kernel reads no property notes); `None` members take no part.
 pub fn missing_in_archive(
@@ -190,7 +190,9 @@ pub fn missing_in_archive(
                 .iter()
                 .filter(|&&i| members[i].is_some_and(|(_, f)| f & bit != 0))
                 .count();
-            if claimed == 0 || claimed == same.len() {
+            // Only where most claim it: when most do not, the binary lacks
+            // it anyway and the few claims change nothing.
+            if claimed * 2 <= same.len() || claimed == same.len() {
                 continue;
             }
             for &i in &same {

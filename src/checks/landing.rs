@@ -101,6 +101,19 @@ pub fn place_str(m: &Model, section: usize, offset: u64) -> String {
     if let Some((name, off)) = data_symbol(m, section, offset) {
         return format!("{name}+{off:#x}");
     }
+    // A label without a size that starts there (hand-written assembly).
+    if let Some(s) = m.obj.symbols.iter().find(|s| {
+        s.section == SymSection::Section(section)
+            && s.value == offset
+            && s.size == 0
+            && s.st_type != STT_SECTION
+            && s.st_type != STT_FILE
+            && !s.name.is_empty()
+            && !s.name.starts_with('$')
+            && !s.name.starts_with(".L")
+    }) {
+        return format!("{}+0x0", s.name);
+    }
     format!("{}+{:#x}", m.obj.section_name(section), offset)
 }
 

@@ -17,7 +17,9 @@
 use super::Model;
 use crate::arch::{Kind, Pad, RelocUse};
 use crate::elf::annotations::{self, Layout};
-use crate::elf::{Place, STT_FILE, STT_NOTYPE, STT_OBJECT, STT_SECTION, SymSection};
+use crate::elf::{
+    Place, STB_LOCAL, STT_FILE, STT_FUNC, STT_NOTYPE, STT_OBJECT, STT_SECTION, SymSection,
+};
 use crate::rules::{AnnotationLayout, LandingPadRules};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -38,9 +40,9 @@ pub enum Exemption {
     Target(String),
     /// The target is data kept in a code section, not code: inside (or at)
     /// an `STT_OBJECT` symbol, bytes that do not decode, or a place outside
-    /// every function and code symbol that no symbol of code names
-    /// (constant tables of hand-written assembly: OpenSSL's `K256`, the
-    /// `.Lconst` blocks between functions).
+    /// every function and sized code symbol that no global symbol names
+    /// (constant tables of hand-written assembly: OpenSSL's `K256`,
+    /// `K_XX_XX`, the `.Lconst` blocks between functions).
     Data,
 }
 
@@ -122,6 +124,7 @@ impl AddressTaken {
             untracked: None,
             code_symbols: None,
             data_objects: None,
+            global_labels: None,
             at: AddressTaken {
                 taken: vec![false; m.functions.len()],
                 exported: vec![false; m.functions.len()],
@@ -293,6 +296,8 @@ struct Classifier<'m, 'a> {
     code_symbols: Option<Vec<(usize, u64, u64)>>,
     /// `STT_OBJECT` symbols in code sections; built on first need.
     data_objects: Option<Vec<(usize, u64, u64)>>,
+    /// Where global or weak code symbols start; built on first need.
+    global_labels: Option<HashSet<(usize, u64)>>,
     at: AddressTaken,
 }
 
@@ -394,9 +399,32 @@ impl Classifier<'_, '_> {
         if undecodable {
             return true;
         }
+        // Outside every function and code routine: data, unless a global
+        // symbol names the place (an entry point other objects may take).
+        // A local label there is how hand-written assembly names a table
+        // (OpenSSL's `K_XX_XX`, without `.type`).
         target_fn.is_none()
             && !self.in_code_symbol(section, offset)
-            && !m.symbol_starts_at(section, offset)
+            && !self.global_label_at(section, offset)
+    }
+
+    /// Whether a global or weak symbol that is not data starts at the place.
+    fn global_label_at(&mut self, section: usize, offset: u64) -> bool {
+        let m = self.m;
+        self.global_labels
+            .get_or_insert_with(|| {
+                m.obj
+                    .symbols
+                    .iter()
+                    .filter(|s| {
+                        s.index != 0
+                            && s.bind != STB_LOCAL
+                            && matches!(s.st_type, STT_NOTYPE | STT_FUNC)
+                    })
+                    .filter_map(|s| Some((s.section_index()?, s.value)))
+                    .collect()
+            })
+            .contains(&(section, offset))
     }
 }
 

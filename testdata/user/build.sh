@@ -48,6 +48,10 @@ as --64 tables-x86_64.s -o tables-x86_64.o
 # uaccess-safe list; --profile kernel reports its call).
 $X86 -c stack_chk.c -o stack_chk-x86_64.o
 
+# Exception landing pads (.gcc_except_table) are entered by the unwinder.
+$X86 -fexceptions -c cleanup.c -o cleanup-x86_64.o
+$A64 -fexceptions -c cleanup.c -o cleanup-arm64.o
+
 # GCS: returns that do not go back to the caller.
 aarch64-linux-gnu-as gcs-arm64.s -o gcs-arm64.o
 

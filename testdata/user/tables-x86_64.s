@@ -16,6 +16,9 @@ sha_block:
 	movdqa	(%rbp), %xmm0
 	leaq	.Lconst(%rip), %rax
 	movdqa	(%rax), %xmm1
+	leaq	K_XX_XX(%rip), %r11
+	movdqa	(%r11), %xmm2
+	leaq	untyped_entry(%rip), %rax
 	ret
 	.size	sha_block, .-sha_block
 
@@ -40,6 +43,15 @@ set_funcs:
 .Lconst:
 	.quad	0x0000000003ffffff, 0x0000000003ffffff
 	.quad	0xffffffffffffffff, 0x0000000000000000
+
+	.p2align 6
+K_XX_XX:
+	.long	0x5a827999, 0x5a827999, 0x5a827999, 0x5a827999
+
+	.globl	untyped_entry
+untyped_entry:
+	xorl	%eax, %eax
+	ret
 
 	.type	blocks, @function
 blocks:
