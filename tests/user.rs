@@ -226,3 +226,10 @@ fn exception_landing_pads_are_reached() {
         assert_eq!(short(&[obj]), "", "{obj}");
     }
 }
+
+/// arm64 `mov x12, #0x1030; sub sp, sp, x12` (a frame over 4 KiB under
+/// -fstack-clash-protection) is followed: it was stack-undefined.
+#[test]
+fn arm64_large_frames_are_followed() {
+    assert_eq!(short(&["bigframe-arm64.o"]), "");
+}

@@ -52,6 +52,9 @@ $X86 -c stack_chk.c -o stack_chk-x86_64.o
 $X86 -fexceptions -c cleanup.c -o cleanup-x86_64.o
 $A64 -fexceptions -c cleanup.c -o cleanup-arm64.o
 
+# arm64 frames larger than 4 KiB: sp adjusted by a register holding a constant.
+$A64 -fstack-clash-protection -fasynchronous-unwind-tables -c bigframe.c -o bigframe-arm64.o
+
 # GCS: returns that do not go back to the caller.
 aarch64-linux-gnu-as gcs-arm64.s -o gcs-arm64.o
 
