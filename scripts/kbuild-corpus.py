@@ -70,7 +70,9 @@ def main():
     configs = a.configs or sorted(d for d in os.listdir(kb) if os.path.isfile(os.path.join(kb, d, "objects.list")))
     if not configs:
         sys.exit(f"no kbuild configurations in {kb} (run build-kernel-objects.sh)")
-    jobs = ["-j", str(a.jobs)]
+    # Kernel objects, all of them: the kernel-only rules run even on an
+    # object with none of the marks rules/profile.toml detects kernel code by.
+    jobs = ["-j", str(a.jobs), "--profile", "kernel"]
 
     lines = []
 

@@ -260,6 +260,11 @@ pub struct CheckArgs {
     /// The input is a linked whole (vmlinux.o, a final module).
     #[arg(long)]
     pub link: bool,
+    /// Kernel code or user space: the kernel-only rules (uaccess, noinstr,
+    /// patchable entries, kCFI, CALL_OPS) run on kernel code only (default:
+    /// detected per object).
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    pub profile: Option<crate::config::Profile>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -470,6 +475,9 @@ pub fn setup_from(
         opts.patchable = Some((m, n));
     }
     opts.link |= a.link;
+    if a.profile.is_some() {
+        opts.profile = a.profile;
+    }
     // The flag can only turn it on: a config's `deny_warnings = false` does not win.
     opts.deny_warnings |= a.deny_warnings;
     opts.arch = match a.arch {
@@ -545,6 +553,7 @@ impl Tally {
                     self.nwarn += 1;
                     self.denied += usize::from(deny_warnings);
                 }
+                // A note never fails a run.
                 _ => {}
             }
         }

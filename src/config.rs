@@ -33,6 +33,8 @@ pub struct Options {
     pub rules_doc_url: Option<String>,
     /// Findings the config's per-file and per-symbol ignores drop.
     pub ignores: Ignores,
+    /// Kernel code or user space (`--profile`); detected per object when `None`.
+    pub profile: Option<Profile>,
 }
 
 /// `[per_file_ignores]` and `[per_symbol_ignores]`: glob → rule ids.
@@ -113,6 +115,15 @@ impl Ignores {
     }
 }
 
+/// Which conventions an object follows: the kernel's, where the rules of
+/// `rules/profile.toml` `kernel_rules` apply, or user space's, where they do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    Kernel,
+    User,
+}
+
 /// Speculation mitigations a build uses (the retpoline, rethunk and sls rules).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Mitigations {
@@ -160,6 +171,14 @@ impl Mitigations {
 }
 
 impl Options {
+    /// These options for an object of user space: the kernel-only rules off.
+    pub fn for_user_space(&self, rules: &Rules) -> Options {
+        let mut o = self.clone();
+        o.disabled
+            .extend(rules.profile.kernel_rules.iter().cloned());
+        o
+    }
+
     pub fn enabled(&self, rule: &str) -> bool {
         if self.disabled.contains(rule) {
             return false;
@@ -227,6 +246,9 @@ pub struct ConfigFile {
     /// Symbol glob -> rules not reported in the symbols it matches.
     #[serde(default)]
     pub per_symbol_ignores: BTreeMap<String, Vec<String>>,
+    /// `kernel` or `user` (`--profile`); detected per object when absent.
+    #[serde(default)]
+    pub profile: Option<Profile>,
     /// The file's folder (set when read).
     #[serde(skip)]
     pub dir: PathBuf,
@@ -339,6 +361,9 @@ impl ConfigFile {
         }
         if self.rules_doc_url.is_some() {
             opts.rules_doc_url.clone_from(&self.rules_doc_url);
+        }
+        if self.profile.is_some() {
+            opts.profile = self.profile;
         }
         if let Some(m) = &self.mitigations {
             // Checked when the file was read.

@@ -1,6 +1,6 @@
 //! Runs the checks over inputs in parallel, in a deterministic order.
 
-use crate::checks::{self, Ctx, Finding};
+use crate::checks::{self, Ctx, Finding, gnu_property};
 use crate::config::Options;
 use crate::elf::{Machine, Object};
 use crate::input::{self, Input};
@@ -41,15 +41,10 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
         file: file.to_string(),
         ..Default::default()
     };
-    // The reader checks every offset it uses; the guard is for its bugs.
-    let obj = match catch_unwind(|| timing::time(Phase::Read, || Object::parse(data))) {
-        Ok(Ok(o)) => o,
-        Ok(Err(e)) => {
-            rep.error = Some(e.0);
-            return rep;
-        }
-        Err(_) => {
-            rep.error = Some("internal error while reading (a bug in objlint)".into());
+    let obj = match parse(data) {
+        Ok(o) => o,
+        Err(e) => {
+            rep.error = Some(e);
             return rep;
         }
     };
@@ -58,12 +53,47 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
     if opts.arch.is_some_and(|a| a != obj.machine) {
         return rep;
     }
+    match build_model(&obj, rules) {
+        Ok(model) => check_model(&mut rep, &model, rules, opts),
+        Err(e) => rep.error = Some(e),
+    }
+    rep
+}
+
+/// Read an object; the reader checks every offset it uses, the guard is
+/// for its bugs.
+fn parse(data: &[u8]) -> Result<Object<'_>, String> {
+    match catch_unwind(|| timing::time(Phase::Read, || Object::parse(data))) {
+        Ok(Ok(o)) => Ok(o),
+        Ok(Err(e)) => Err(e.0),
+        Err(_) => Err("internal error while reading (a bug in objlint)".into()),
+    }
+}
+
+const CHECK_BUG: &str = "internal error while checking (a bug in objlint)";
+
+fn build_model<'a>(obj: &'a Object<'a>, rules: &Rules) -> Result<Model<'a>, String> {
+    catch_unwind(AssertUnwindSafe(|| {
+        timing::time(Phase::Model, || Model::build(obj, rules))
+    }))
+    .map_err(|_| CHECK_BUG.to_string())
+}
+
+/// Run the checks over a model into `rep`.
+fn check_model(rep: &mut ObjectReport, model: &Model, rules: &Rules, opts: &Options) {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let model = timing::time(Phase::Model, || Model::build(&obj, rules));
-        let cx = Ctx::new(&model, rules, opts);
+        // User space: the kernel-only rules are off, walk and gaps included.
+        let user;
+        let opts = if crate::checks::profile::is_kernel(model, rules, opts) {
+            opts
+        } else {
+            user = opts.for_user_space(rules);
+            &user
+        };
+        let cx = Ctx::new(model, rules, opts);
         let mut findings = run_checks(&cx);
         timing::time(Phase::Source, || {
-            crate::source::annotate(&obj, &mut findings)
+            crate::source::annotate(model.obj, &mut findings)
         });
         (model.functions.len(), findings)
     }));
@@ -72,9 +102,174 @@ pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> Ob
             rep.functions = n;
             rep.findings = f;
         }
-        Err(_) => rep.error = Some("internal error while checking (a bug in objlint)".into()),
+        Err(_) => rep.error = Some(CHECK_BUG.into()),
     }
-    rep
+}
+
+/// Check the members of an archive as one unit, as a link of them would
+/// see them: a function one member defines (global, not weak) and proves
+/// never returns is noreturn where the others call it, to a fixed point
+/// (each member's inference runs again from what the others proved).
+pub fn check_archive(
+    name: &str,
+    bytes: &[u8],
+    members: &[input::Member],
+    rules: &Rules,
+    opts: &Options,
+) -> Vec<ObjectReport> {
+    let mut reports: Vec<ObjectReport> = members
+        .iter()
+        .map(|(member, _)| ObjectReport {
+            file: input::member_name(name, member.as_deref()),
+            ..Default::default()
+        })
+        .collect();
+    let objects: Vec<Result<Object, String>> = members
+        .par_iter()
+        .map(|(_, range)| parse(&bytes[range.clone()]))
+        .collect();
+    let mut models: Vec<Option<Model>> = objects
+        .par_iter()
+        .zip(reports.par_iter_mut())
+        .map(|(obj, rep)| {
+            let obj = match obj {
+                Ok(o) => o,
+                Err(e) => {
+                    rep.error = Some(e.clone());
+                    return None;
+                }
+            };
+            rep.arch = Some(obj.machine);
+            if opts.arch.is_some_and(|a| a != obj.machine) {
+                return None;
+            }
+            build_model(obj, rules)
+                .map_err(|e| rep.error = Some(e))
+                .ok()
+        })
+        .collect();
+    link_noreturn(&mut models);
+    reports
+        .par_iter_mut()
+        .zip(models.par_iter())
+        .for_each(|(rep, model)| {
+            if let Some(m) = model {
+                check_model(rep, m, rules, opts);
+            }
+        });
+    if opts.enabled(gnu_property::ID) {
+        properties_in_archive(&mut reports, &models, rules, opts);
+    }
+    reports
+}
+
+/// `gnu-property` across an archive: a user-space member with code that
+/// lacks a property the others claim (see
+/// [`gnu_property::missing_in_archive`]), one finding each.
+fn properties_in_archive(
+    reports: &mut [ObjectReport],
+    models: &[Option<Model>],
+    rules: &Rules,
+    opts: &Options,
+) {
+    let members: Vec<Option<(Machine, u32)>> = models
+        .iter()
+        .zip(reports.iter())
+        .map(|(m, rep)| {
+            let m = m.as_ref().filter(|_| rep.error.is_none())?;
+            let has_code = m.code.iter().flatten().any(|c| !c.insns.is_empty());
+            (has_code && !crate::checks::profile::is_kernel(m, rules, opts))
+                .then(|| (m.obj.machine, m.obj.gnu_property_features().unwrap_or(0)))
+        })
+        .collect();
+    let missing = gnu_property::missing_in_archive(&members);
+    for ((rep, m), lacks) in reports.iter_mut().zip(models).zip(missing) {
+        let (Some(m), false) = (m, lacks.is_empty()) else {
+            continue;
+        };
+        let cx = Ctx::new(m, rules, opts);
+        // At the note when there is one, else at the start of the code.
+        let Some(at) = m
+            .obj
+            .sections_named(".note.gnu.property")
+            .first()
+            .copied()
+            .or_else(|| m.code.iter().flatten().map(|c| c.section()).next())
+        else {
+            continue;
+        };
+        let names: Vec<&str> = lacks.iter().map(|l| l.0).collect();
+        let counts: Vec<String> = lacks
+            .iter()
+            .map(|(name, claimed, of)| format!("{name}: {claimed} of {of}"))
+            .collect();
+        let mut fd = cx.finding(
+            gnu_property::ID,
+            at,
+            0,
+            format!(
+                "does not claim {}, which other objects of this archive claim ({} objects with code)",
+                names.join(" or "),
+                counts.join(", ")
+            ),
+        );
+        fd.notes.push(format!(
+            "the linker ANDs the property notes of everything it links: with this object in the link, the binary loses {} (what `ld -z cet-report`, `-z bti-report` and `-z gcs-report` warn about); build it with the feature, or add the note to hand-written assembly",
+            names.join(" and ")
+        ));
+        rep.findings.push(fd);
+        sort_findings(&mut rep.findings);
+    }
+}
+
+/// Noreturn facts across the models of one archive, to a fixed point. A
+/// name counts when every strong definition of it (per architecture) never
+/// returns; weak definitions never count (a strong one replaces them).
+fn link_noreturn(models: &mut [Option<Model>]) {
+    use rustc_hash::{FxHashMap, FxHashSet};
+    if models.iter().flatten().count() < 2 {
+        return;
+    }
+    models.par_iter_mut().flatten().for_each(|m| {
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            timing::time(Phase::Model, || m.prove_exports())
+        }));
+    });
+    let mut rounds = 0;
+    loop {
+        let mut defs: FxHashMap<(Machine, String), bool> = FxHashMap::default();
+        for m in models.iter().flatten() {
+            for (name, noreturn) in m.strong_definitions() {
+                defs.entry((m.obj.machine, name.to_string()))
+                    .and_modify(|v| *v &= noreturn)
+                    .or_insert(noreturn);
+            }
+        }
+        let mut names: FxHashMap<Machine, FxHashSet<String>> = FxHashMap::default();
+        for ((machine, name), noreturn) in defs {
+            if noreturn {
+                names.entry(machine).or_default().insert(name);
+            }
+        }
+        let changed = models
+            .par_iter_mut()
+            .flatten()
+            .map(|m| match names.get(&m.obj.machine) {
+                // Inference already ran on this model when it was built.
+                Some(n) => catch_unwind(AssertUnwindSafe(|| {
+                    timing::time(Phase::Model, || m.link_noreturn(n))
+                }))
+                .unwrap_or(false),
+                None => false,
+            })
+            .reduce(|| false, |a, b| a | b);
+        rounds += 1;
+        // Each round adds at least one name; a chain longer than this is
+        // not a real archive's.
+        if !changed || rounds > 64 {
+            break;
+        }
+    }
 }
 
 /// Run every enabled check over a model; findings sorted by place and rule.
@@ -100,6 +295,12 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
     for &(i, c) in &checks {
         timing::time(Phase::Rule(i), || c.check_object(cx, &mut out));
     }
+    sort_findings(&mut out);
+    out
+}
+
+/// Findings in the output's order (place, rule, message), each once.
+fn sort_findings(out: &mut Vec<Finding>) {
     out.sort_by(|a, b| {
         (a.section_index, a.offset, a.rule, &a.message).cmp(&(
             b.section_index,
@@ -109,7 +310,6 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
         ))
     });
     out.dedup();
-    out
 }
 
 /// Check a file (all members of an archive).
@@ -125,16 +325,19 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
             }];
         }
     };
-    loaded
-        .members
-        .par_iter()
-        .map(|(member, range)| {
-            let file = input::member_name(&name, member.as_deref());
-            let mut rep = check_bytes(&file, &loaded.bytes[range.clone()], rules, opts);
-            rep.ignored = opts.ignores.filter(&inp.path, &mut rep.findings);
-            rep
-        })
-        .collect()
+    let mut reports = match loaded.members.as_slice() {
+        [(None, range)] => vec![check_bytes(
+            &name,
+            &loaded.bytes[range.clone()],
+            rules,
+            opts,
+        )],
+        members => check_archive(&name, &loaded.bytes, members, rules, opts),
+    };
+    for rep in &mut reports {
+        rep.ignored = opts.ignores.filter(&inp.path, &mut rep.findings);
+    }
+    reports
 }
 
 /// Check all inputs, in parallel; reports come back in input order.

@@ -20,6 +20,7 @@ const SPECIAL: &str = include_str!("../rules/special.toml");
 const STACK: &str = include_str!("../rules/stack.toml");
 const SPECULATION: &str = include_str!("../rules/speculation.toml");
 const UNREACHABLE: &str = include_str!("../rules/unreachable.toml");
+const PROFILE: &str = include_str!("../rules/profile.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -169,6 +170,9 @@ pub struct PatchableRules {
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Off,
+    /// Reported, never fails a run (not even with `--deny-warnings`): what
+    /// is most likely meant, said so it can be checked.
+    Note,
     Warning,
     Error,
 }
@@ -177,6 +181,7 @@ impl Severity {
     pub fn name(self) -> &'static str {
         match self {
             Severity::Off => "off",
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
         }
@@ -316,8 +321,6 @@ pub struct LandingPadRules {
     pub noendbr_annotation: Vec<NoendbrAnnotation>,
     #[serde(default)]
     pub export_section: Vec<NamePattern>,
-    #[serde(default)]
-    pub kernel_section: Vec<NamePattern>,
 }
 
 impl LandingPadRules {
@@ -348,9 +351,52 @@ impl LandingPadRules {
     pub fn is_export_section(&self, name: &str) -> bool {
         self.export_section.iter().any(|p| p.matches(name))
     }
+}
+
+/// `rules/profile.toml`: kernel code or user space, and the rules that
+/// apply to kernel code only.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileRules {
+    #[serde(default)]
+    pub kernel_rules: Vec<String>,
+    #[serde(default)]
+    pub kernel_section: Vec<NamePattern>,
+    #[serde(default)]
+    pub not_kernel_section: Vec<NamePattern>,
+    #[serde(default)]
+    pub kernel_symbol: Vec<NamePattern>,
+}
+
+impl ProfileRules {
+    /// Whether a section of this name marks kernel code.
     pub fn is_kernel_section(&self, name: &str) -> bool {
         self.kernel_section.iter().any(|p| p.matches(name))
+            && !self.not_kernel_section.iter().any(|p| p.matches(name))
     }
+    /// Whether a symbol of this name marks kernel code.
+    pub fn is_kernel_symbol(&self, name: &str) -> bool {
+        self.kernel_symbol.iter().any(|p| p.matches(name))
+    }
+    /// Whether a rule applies to kernel code only.
+    pub fn kernel_only(&self, rule: &str) -> bool {
+        self.kernel_rules.iter().any(|r| r == rule)
+    }
+}
+
+/// `rules/noreturn.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoreturnFile {
+    #[serde(default)]
+    any: NameGroup,
+    #[serde(default)]
+    x86_64: NameGroup,
+    #[serde(default)]
+    aarch64: NameGroup,
+    /// System calls that never return, by number per architecture.
+    #[serde(default)]
+    syscalls: ArchValues<Vec<u64>>,
 }
 
 /// `rules/alternatives.toml`.
@@ -560,6 +606,9 @@ pub struct Annotations {
     pub ignore_alts: String,
     pub retpoline_safe: String,
     pub typed: TypedAnnotations,
+    /// objlint's own: functions whose fall-through into what follows is meant.
+    #[serde(default)]
+    pub fallthrough: String,
 }
 
 /// How a frame-pointer build is told from the object (`rules/stack.toml`).
@@ -678,7 +727,7 @@ pub struct SpecialRules {
 /// Everything from `rules/`, parsed once.
 #[derive(Debug)]
 pub struct Rules {
-    noreturn: PerArch,
+    noreturn: NoreturnFile,
     uaccess_safe: UaccessFile,
     alternatives: AltFile,
     calls: CallsFile,
@@ -701,10 +750,11 @@ pub struct Rules {
     pub stack: StackRules,
     pub speculation: SpeculationRules,
     pub unreachable: UnreachableRules,
+    pub profile: ProfileRules,
 }
 
 /// The rule files a `--rules` folder may hold.
-const FILES: [&str; 13] = [
+const FILES: [&str; 14] = [
     "noreturn.toml",
     "prefix_symbols.toml",
     "rules.toml",
@@ -718,6 +768,7 @@ const FILES: [&str; 13] = [
     "stack.toml",
     "speculation.toml",
     "unreachable.toml",
+    "profile.toml",
 ];
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -845,6 +896,7 @@ impl Rules {
             stack: load(dir, "stack.toml", STACK)?,
             speculation: load(dir, "speculation.toml", SPECULATION)?,
             unreachable: load(dir, "unreachable.toml", UNREACHABLE)?,
+            profile: load(dir, "profile.toml", PROFILE)?,
         })
     }
 
@@ -866,12 +918,22 @@ impl Rules {
             Machine::Aarch64 => &self.noreturn_sets[1],
         };
         slot.get_or_init(|| {
-            let mut s = self.noreturn.for_machine(m);
+            let mut s = names_for(
+                &self.noreturn.any,
+                &self.noreturn.x86_64,
+                &self.noreturn.aarch64,
+                m,
+            );
             for n in &self.extra_noreturn {
                 s.insert(n);
             }
             s
         })
+    }
+
+    /// System calls that never return, by number (rules/noreturn.toml `syscalls`).
+    pub fn noreturn_syscalls(&self, m: Machine) -> &[u64] {
+        self.noreturn.syscalls.get(m)
     }
 
     pub fn extend_noreturn(&mut self, names: &[String]) {

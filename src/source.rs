@@ -11,7 +11,8 @@
 //! names that file.
 
 use crate::checks::{Finding, SourceLoc};
-use crate::elf::{Machine, Object, compressed};
+use crate::elf::Object;
+use crate::elf::dwarf::{load_section, relocation_bases, synthetic_bases};
 use gimli::{EndianSlice, LittleEndian, SectionId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -110,7 +111,7 @@ impl LineMap {
         {
             return Ok(map);
         }
-        let bases = relocation_bases(obj, &map.base);
+        let bases = relocation_bases(obj, &map.base, &NEEDED);
         let mut bytes: HashMap<SectionId, Vec<u8>> = HashMap::new();
         for id in NEEDED {
             bytes.insert(id, load_section(obj, id, &bases)?);
@@ -256,98 +257,4 @@ fn file_path(
         .filter(|c| !matches!(c, std::path::Component::CurDir))
         .collect();
     Ok(clean.to_string_lossy().into_owned())
-}
-
-/// A distinct address for every allocated section, with a gap between them
-/// so that a sequence's end never equals the next section's start.
-fn synthetic_bases(obj: &Object) -> Vec<u64> {
-    let mut next: u64 = 0x1_0000;
-    obj.sections
-        .iter()
-        .map(|s| {
-            if !s.is_alloc() {
-                return 0;
-            }
-            let b = next;
-            next = next.saturating_add(s.size).saturating_add(0x1f) & !0xf;
-            b
-        })
-        .collect()
-}
-
-/// The debug sections of one DWARF section name: `.debug_x` and `.zdebug_x`,
-/// in section order.
-fn debug_sections(obj: &Object, name: &str) -> Vec<usize> {
-    let zname = format!(".z{}", &name[1..]);
-    let mut idx: Vec<usize> = obj.sections_named(name).to_vec();
-    idx.extend_from_slice(obj.sections_named(&zname));
-    idx.sort_unstable();
-    idx
-}
-
-/// What a relocation against each section resolves to: the synthetic base
-/// for allocated sections; for a debug section, its place in the
-/// concatenation of the sections of its name (0 for the first, the usual
-/// and only one).
-fn relocation_bases(obj: &Object, synthetic: &[u64]) -> Vec<u64> {
-    let mut out = synthetic.to_vec();
-    for id in NEEDED {
-        let mut off = 0u64;
-        for s in debug_sections(obj, id.name()) {
-            out[s] = off;
-            off = off.saturating_add(compressed::logical_size(obj.data, &obj.sections[s]));
-        }
-    }
-    out
-}
-
-/// One DWARF section as gimli should see it: every object section of that
-/// name uncompressed and concatenated, with its absolute relocations applied.
-fn load_section(obj: &Object, id: SectionId, bases: &[u64]) -> Result<Vec<u8>, String> {
-    let idx = debug_sections(obj, id.name());
-    let mut out = Vec::new();
-    for i in idx {
-        let start = out.len();
-        out.extend_from_slice(&compressed::contents(obj, i)?);
-        apply_relocs(obj, i, &mut out[start..], bases);
-    }
-    Ok(out)
-}
-
-const R_X86_64_64: u32 = 1;
-const R_X86_64_32: u32 = 10;
-const R_X86_64_32S: u32 = 11;
-const R_AARCH64_ABS64: u32 = 257;
-const R_AARCH64_ABS32: u32 = 258;
-
-/// Apply the absolute relocations of `section` to `buf` (its uncompressed
-/// bytes). Others (PC-relative, TLS offsets) do not occur in the sections we
-/// read, or do not matter for line tables.
-fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
-    for r in obj.relocs(section) {
-        let width = match (obj.machine, r.r_type) {
-            (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
-            (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => {
-                4
-            }
-            _ => continue,
-        };
-        let Some(sym) = obj.symbols.get(r.sym) else {
-            continue;
-        };
-        let s = match sym.section_index() {
-            Some(sec) => bases[sec].wrapping_add(sym.value),
-            None => sym.value,
-        };
-        let v = s.wrapping_add(r.addend as u64);
-        let at = r.offset as usize;
-        let Some(dst) = buf.get_mut(at..at.saturating_add(width)) else {
-            continue;
-        };
-        if width == 8 {
-            dst.copy_from_slice(&v.to_le_bytes());
-        } else {
-            dst.copy_from_slice(&(v as u32).to_le_bytes());
-        }
-    }
 }

@@ -330,7 +330,7 @@ fn non_utf8_names_are_checked() {
     for (format, want) in [
         (
             "short",
-            "names.o: \u{fffd}+0x4: error: \u{fffd}() falls through to next function g() [fallthrough]",
+            "names.o: \u{fffd}+0x4: note: \u{fffd}() falls through to next function g() [fallthrough]",
         ),
         ("json", "\"symbol\":\"\u{fffd}\""),
     ] {

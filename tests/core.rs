@@ -100,7 +100,9 @@ fn fixtures_match_expected_findings() {
         );
         let got = text(&out.stdout);
         let code = out.status.code();
-        let want_code = if got.is_empty() { Some(0) } else { Some(1) };
+        // Notes never fail a run.
+        let errors = got.lines().any(|l| !l.contains(": note: "));
+        let want_code = if errors { Some(1) } else { Some(0) };
         if code != want_code || !out.stderr.is_empty() {
             failures.push(format!(
                 "{name}: exit {code:?} (want {want_code:?}), stderr: {}",
@@ -174,7 +176,7 @@ fn fixtures_cover_the_cases() {
     assert_eq!(
         read("x86/nested.expected"),
         "x86/nested.o: inner+0x0: error: inner() runs off its end into the middle of outer() at outer+0x9 [fallthrough]\n\
-         x86/nested.o: outer+0x9: error: outer() falls through to next function after() [fallthrough]\n"
+         x86/nested.o: outer+0x9: note: outer() falls through to next function after() [fallthrough]\n"
     );
     let a = read("x86/aliases.expected");
     assert!(
@@ -365,7 +367,9 @@ fn json_lines_follow_the_contract() {
             assert!(v.get(key).is_some(), "{key} missing in {v}");
         }
         assert_eq!(v["rule"], "fallthrough");
-        assert_eq!(v["severity"], "error");
+        // f runs straight into g: how a deliberate second entry looks, a note.
+        let want = if v["symbol"] == "f" { "note" } else { "error" };
+        assert_eq!(v["severity"], want, "{v}");
         assert!(v["offset"].is_u64() && v["symbol_offset"].is_u64());
     }
     let f = &lines[0];
@@ -418,7 +422,7 @@ fn short_format_is_file_location_severity_message_rule() {
             "{l}"
         );
         let (sev, rest) = rest.split_once(": ").unwrap();
-        assert!(sev == "error" || sev == "warning", "{l}");
+        assert!(sev == "error" || sev == "warning" || sev == "note", "{l}");
         assert!(rest.ends_with(" [fallthrough]"), "{l}");
     }
 }
@@ -430,8 +434,14 @@ fn human_format_shows_the_disassembly() {
         &["check", "--format", "human", "-q", "x86/missing-ret.o"],
     );
     let s = text(&out.stdout);
+    // f runs straight into g (a note: a deliberate second entry looks so);
+    // g's other path runs into int3 padding (an error).
     assert!(
-        s.contains("error[fallthrough]: f+0x4: f() falls through to next function g()"),
+        s.contains("note[fallthrough]: f+0x4: f() falls through to next function g()"),
+        "{s}"
+    );
+    assert!(
+        s.contains("error[fallthrough]: g+0xe: g() falls through to next function h()"),
         "{s}"
     );
     assert!(
@@ -475,7 +485,51 @@ fn exit_codes() {
         ],
     );
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains(": warning: f() falls through"));
+    assert!(text(&out.stdout).contains(": warning: g() falls through"));
+    // A note stays a note (and never fails a run, not even with --deny-warnings).
+    assert!(text(&out.stdout).contains(": note: f() falls through"));
+    let notes_only = objlint(
+        &dir,
+        &[
+            "check",
+            "-q",
+            "--deny-warnings",
+            "--enable",
+            "fallthrough",
+            "x86/nosize.o",
+            "x86/aliases.o",
+        ],
+    );
+    assert_eq!(notes_only.status.code(), Some(1), "nosize_last is an error");
+    // aliases.o is kernel code (its __pfx_ symbols): there a fall-through
+    // into the next function is an error, as objtool has it; as user space
+    // both are deliberate-looking entries, notes only.
+    assert_eq!(
+        code(&[
+            "check",
+            "-q",
+            "--deny-warnings",
+            "--enable",
+            "fallthrough",
+            "x86/aliases.o"
+        ]),
+        Some(1),
+        "aliases.o is kernel code"
+    );
+    assert_eq!(
+        code(&[
+            "check",
+            "-q",
+            "--deny-warnings",
+            "--profile",
+            "user",
+            "--enable",
+            "fallthrough",
+            "x86/aliases.o"
+        ]),
+        Some(0),
+        "aliases.o as user space has notes only"
+    );
     assert_eq!(
         code(&[
             "check",

@@ -185,7 +185,7 @@ fn kernel_asm_shapes() {
     assert_eq!(
         lines,
         [
-            "taker+0x4: error: relocation to !BTI: other_code+0x4 [bti-missing-landing-pad]",
+            "taker+0x4: error: reference to !BTI: other_code+0x4 [bti-missing-landing-pad]",
             "spilled_switch+0x1c: error: jump-table target !BTI J: spilled_switch+0x20 (entry at .rodata+0x0) [bti-missing-landing-pad]",
             ".data+0x8: error: data relocation to !BTI: other_code+0x0 [bti-missing-landing-pad]",
             ".data+0x20: error: data relocation to !BTI: after_func_code+0x0 [bti-missing-landing-pad]",

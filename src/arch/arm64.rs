@@ -65,6 +65,10 @@ pub fn classify(w: u32) -> (Kind, Option<i64>) {
         };
         return (k, None);
     }
+    // SVC #imm: a system call.
+    if w & 0xffe0_001f == 0xd400_0001 {
+        return (Kind::Syscall, None);
+    }
     // BRK, HLT
     if w & 0xffe0_001f == 0xd420_0000 || w & 0xffe0_001f == 0xd440_0000 {
         return (Kind::Trap, None);
@@ -523,6 +527,88 @@ fn writes(w: u32, kind: Kind) -> Option<u32> {
     }
 }
 
+/// The system-call number register (x8).
+const SYSCALL_NR: u32 = 8;
+
+/// What an instruction word does to x8: `None` nothing, `Some(Some(n))`
+/// `movz {w,x}8, #n` (`mov x8, #n`), `Some(None)` a possible other write.
+fn sets_x8(w: u32, kind: Kind) -> Option<Option<u64>> {
+    // MOVZ: sf 10 100101 hw imm16 Rd.
+    if w & 0x7f80_0000 == 0x5280_0000 && w & 31 == SYSCALL_NR {
+        let imm = u64::from((w >> 5) & 0xffff);
+        return Some(Some(imm << (16 * ((w >> 21) & 3))));
+    }
+    // Load pairs write Rt2 too.
+    let pair_load = (w >> 27) & 7 == 0b101 && (w >> 22) & 1 == 1;
+    let writes_nr =
+        writes(w, kind) == Some(SYSCALL_NR) || (pair_load && (w >> 10) & 31 == SYSCALL_NR);
+    writes_nr.then_some(None)
+}
+
+/// Registers holding a constant the straight-line code before moved into
+/// them (`mov x13, #0x1020`), for the stack adjustments GCC makes through a
+/// register when a frame is too large for an immediate (`sub sp, sp, x13`,
+/// and `add sp, sp, x13` in the epilogue; Debian builds with
+/// -fstack-clash-protection, which keeps 4 KiB-plus frames in one step).
+/// Forgotten at every branch, call or return, and when the register is
+/// written otherwise.
+#[derive(Default)]
+struct Constants {
+    value: [Option<u64>; 31],
+}
+
+impl Constants {
+    /// Track the instruction word `w` (after its own operations were taken).
+    fn step(&mut self, w: u32, kind: Kind) {
+        if !matches!(kind, Kind::Other | Kind::Nop | Kind::Pad(_)) {
+            self.value = [None; 31];
+            return;
+        }
+        // MOVZ, 64-bit or 32-bit (which zero-extends).
+        if w & 0x7f80_0000 == 0x5280_0000 {
+            let rd = (w & 31) as usize;
+            if rd < 31 {
+                let imm = u64::from((w >> 5) & 0xffff) << (16 * ((w >> 21) & 3));
+                self.value[rd] = Some(imm);
+            }
+            return;
+        }
+        let pair_load = (w >> 27) & 7 == 0b101 && (w >> 22) & 1 == 1;
+        for r in [writes(w, kind), pair_load.then_some((w >> 10) & 31)]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(v) = self.value.get_mut(r as usize) {
+                *v = None;
+            }
+        }
+    }
+
+    /// `add`/`sub sp, sp, xM` (extended register, UXTX) with a known xM:
+    /// the stack operation it is.
+    fn sp_adjust(&self, w: u32) -> Option<StateOp> {
+        // Add/subtract (extended register), 64-bit, not setting flags.
+        if w & 0xbfe0_0000 != 0x8b20_0000 || w & 31 != u32::from(SP) {
+            return None;
+        }
+        let (rn, rm) = ((w >> 5) & 31, (w >> 16) & 31);
+        let (option, shift) = ((w >> 13) & 7, (w >> 10) & 7);
+        if rn != u32::from(SP) || option != 3 || shift > 4 {
+            return None;
+        }
+        let v = i32::try_from((*self.value.get(rm as usize)?)? << shift).ok()?;
+        let v = if (w >> 30) & 1 != 0 {
+            v.checked_neg()?
+        } else {
+            v
+        };
+        Some(StateOp::Stack {
+            src: Src::Add(SP, v),
+            dst: Dst::Reg(SP),
+        })
+    }
+}
+
 /// Index of the last instruction in `lo..hi` that writes `reg`.
 fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Option<usize> {
     (lo..hi)
@@ -809,6 +895,7 @@ impl Decoder for Arm64 {
     ) {
         let mut chunks = bytes.chunks_exact(4);
         let mut off = base;
+        let mut consts = Constants::default();
         for c in &mut chunks {
             let w = u32::from_le_bytes(c.try_into().unwrap());
             let (kind, disp) = classify(w);
@@ -818,11 +905,15 @@ impl Decoder for Arm64 {
             let mut insn = Insn::new(off, 4, kind, imm_target);
             if let Some(t) = table.as_deref_mut() {
                 let before = t.len();
-                ops(w, |op| t.push(off, op));
+                match consts.sp_adjust(w) {
+                    Some(op) => t.push(off, op),
+                    None => ops(w, |op| t.push(off, op)),
+                }
                 if t.len() > before {
                     insn = insn.with_ops();
                 }
             }
+            consts.step(w, kind);
             out.push(insn);
             off += 4;
         }
@@ -931,6 +1022,21 @@ impl Decoder for Arm64 {
     /// br   xB
     /// ```
     /// in one block, found by following the registers back from the `br`.
+    fn syscall_number(
+        &self,
+        insns: &[Insn],
+        data: &[u8],
+        at: usize,
+        entered: &dyn Fn(usize) -> bool,
+    ) -> Option<u64> {
+        for k in super::straight_line_before(insns, at, entered) {
+            if let Some(set) = sets_x8(word(data, &insns[k])?, insns[k].kind) {
+                return set;
+            }
+        }
+        None
+    }
+
     fn table_jump(
         &self,
         insns: &[Insn],

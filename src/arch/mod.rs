@@ -102,6 +102,11 @@ pub enum Kind {
     /// ends the path, except where its stack operations describe a return
     /// to itself (`iretq` in `sync_core()`).
     ContextSwitch,
+    /// A system call (x86 `syscall`, arm64 `svc`): execution comes back
+    /// after it, except from the calls that never return (`exit`,
+    /// `rt_sigreturn`: the model tells them by their number, see
+    /// [`Decoder::syscall_number`], and makes them [`Kind::ContextSwitch`]).
+    Syscall,
     Other,
     /// Bytes that do not decode; ends the path.
     Invalid,
@@ -143,6 +148,7 @@ impl Kind {
             Kind::Invalid => 14,
             Kind::ContextSwitch => 15,
             Kind::Breakpoint => 16,
+            Kind::Syscall => 17,
         }
     }
 }
@@ -273,6 +279,27 @@ impl CondTargets {
     pub fn to(&self, offset: u64) -> &[usize] {
         self.0.get(&offset).map_or(&[], Vec::as_slice)
     }
+}
+
+/// Instructions a search for a system call's number looks back over.
+pub const SYSCALL_LOOKBACK: usize = 16;
+
+/// The instructions before `insns[at]` in straight-line code, nearest
+/// first, at most [`SYSCALL_LOOKBACK`]: the search stops at a branch, call
+/// or other control flow, at a gap between instructions, and at an
+/// instruction `entered` says is reached from elsewhere.
+pub fn straight_line_before<'a>(
+    insns: &'a [Insn],
+    at: usize,
+    entered: &'a dyn Fn(usize) -> bool,
+) -> impl Iterator<Item = usize> + 'a {
+    (at.saturating_sub(SYSCALL_LOOKBACK)..at)
+        .rev()
+        .take_while(move |&k| {
+            !entered(k + 1)
+                && insns[k].end() == insns[k + 1].offset()
+                && matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_))
+        })
 }
 
 /// The largest executable section the decoder accepts.
@@ -424,6 +451,21 @@ pub trait Decoder: Sync {
     /// `adrp`/`add :lo12:` pair: a table inside a larger object).
     fn address_adjust(&self, _insns: &[Insn], _data: &[u8], _def: usize, _jump: usize) -> i64 {
         0
+    }
+    /// The number of the system call `insns[at]` makes (a [`Kind::Syscall`]),
+    /// when the straight-line code before it moves an immediate into the
+    /// number register (x86 `%eax`/`%rax`, arm64 `x8`/`w8`) and nothing after
+    /// that writes the register. `entered(k)` says whether `insns[k]` can be
+    /// reached other than by running on from `insns[k - 1]` (a branch
+    /// target, a function's entry): the search does not go back past it.
+    fn syscall_number(
+        &self,
+        _insns: &[Insn],
+        _data: &[u8],
+        _at: usize,
+        _entered: &dyn Fn(usize) -> bool,
+    ) -> Option<u64> {
+        None
     }
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;

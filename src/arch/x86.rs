@@ -5,7 +5,7 @@ use super::{Barrier, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, Reloc
 use crate::elf::Machine;
 use iced_x86::{
     Code, Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter,
-    Instruction, Mnemonic, OpKind, Register,
+    Instruction, InstructionInfoFactory, Mnemonic, OpAccess, OpKind, Register,
 };
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -57,6 +57,7 @@ fn classify(i: &Instruction) -> Kind {
         Mnemonic::Nop => return Kind::Nop,
         Mnemonic::Ud0 | Mnemonic::Ud1 | Mnemonic::Ud2 => return Kind::Trap,
         Mnemonic::Int3 => return Kind::Breakpoint,
+        Mnemonic::Syscall => return Kind::Syscall,
         // VM entries and hypercalls leave for the guest or the hypervisor and
         // come back after the instruction (or at a VM-exit address); they do
         // not call code of the kernel image.
@@ -162,6 +163,7 @@ fn kind_code(k: Kind) -> u8 {
         Kind::ContextSwitch => 15,
         Kind::Other => 16,
         Kind::Invalid => 17,
+        Kind::Syscall => 18,
     }
 }
 
@@ -184,6 +186,7 @@ fn kind_of_code(c: u8) -> Kind {
         14 => Kind::PopFlags,
         15 => Kind::ContextSwitch,
         16 => Kind::Other,
+        18 => Kind::Syscall,
         _ => Kind::Invalid,
     }
 }
@@ -224,6 +227,41 @@ fn may_stack(code: Code) -> bool {
 
 const RSP: u8 = 4;
 const RBP: u8 = 5;
+
+/// What an instruction does to the system-call number register (%rax):
+/// `None` nothing, `Some(Some(n))` moves the immediate `n` into it,
+/// `Some(None)` writes it otherwise.
+fn sets_rax(i: &Instruction) -> Option<Option<u64>> {
+    let is_rax = |r: Register| r.full_register() == Register::RAX;
+    if matches!(
+        i.code(),
+        Code::Mov_r32_imm32 | Code::Mov_rm32_imm32 | Code::Mov_rm64_imm32 | Code::Mov_r64_imm64
+    ) && i.op0_kind() == OpKind::Register
+        && is_rax(i.op0_register())
+    {
+        // A 32-bit move zero-extends; mov $imm32 to a 64-bit register
+        // sign-extends, which `immediate` already did.
+        let v = i.immediate(1);
+        let v = if i.op0_register() == Register::EAX {
+            v & 0xffff_ffff
+        } else {
+            v
+        };
+        return Some(Some(v));
+    }
+    let mut f = InstructionInfoFactory::new();
+    let writes = f.info(i).used_registers().iter().any(|u| {
+        is_rax(u.register())
+            && matches!(
+                u.access(),
+                OpAccess::Write
+                    | OpAccess::CondWrite
+                    | OpAccess::ReadWrite
+                    | OpAccess::ReadCondWrite
+            )
+    });
+    writes.then_some(None)
+}
 
 /// The stack model's number of a 64-bit general register.
 fn gpr(r: Register) -> Option<u8> {
@@ -416,6 +454,24 @@ impl Decoder for X86 {
         let mut s = String::new();
         f.format(&ins, &mut s);
         s
+    }
+
+    fn syscall_number(
+        &self,
+        insns: &[Insn],
+        data: &[u8],
+        at: usize,
+        entered: &dyn Fn(usize) -> bool,
+    ) -> Option<u64> {
+        for k in super::straight_line_before(insns, at, entered) {
+            let ins = &insns[k];
+            let bytes = data.get(ins.offset() as usize..ins.end() as usize)?;
+            let i = IcedDecoder::with_ip(64, bytes, ins.offset(), DecoderOptions::NONE).decode();
+            if let Some(set) = sets_rax(&i) {
+                return set;
+            }
+        }
+        None
     }
 
     fn branch_reloc_bias(&self, insn: &Insn, reloc_offset: u64, r_type: u32) -> Option<i64> {

@@ -1,12 +1,21 @@
 //! `fallthrough`: a reachable path runs off the end of a function.
 //!
 //! Every path from the entry is followed; calls return unless the callee is
-//! noreturn (listed in `rules/noreturn.toml` or proven in this object). An
+//! noreturn (listed in `rules/noreturn.toml`, declared so in the object's
+//! DWARF, proven in this object or in another member of its archive). An
 //! instruction that can execute, does not end its path, and is the last one
 //! of the function lets execution continue into whatever follows.
+//!
+//! In user space, code that runs straight into the next function of its
+//! section (nothing but alignment NOPs between, not after a call) is how a
+//! deliberate second entry looks (an `_chk` variant that checks and
+//! continues into the function): reported as a note. Kernel code has no such
+//! entries: there it stays an error, as objtool has it. A function named in the annotation section
+//! (`.discard.objlint.fallthrough`, rules/special.toml) is not reported.
 
 use super::flow;
 use super::{Check, Ctx, Finding};
+use crate::arch::Kind;
 use crate::model::{Dest, Function};
 use std::collections::BTreeMap;
 
@@ -35,9 +44,18 @@ impl Check for Fallthrough {
                 })
                 .or_insert((sec, i, into_data));
         }
+        let annotated = annotated_places(cx);
         for (owner, (sec, k, into_data)) in first {
             let f = &cx.model.functions[owner];
             if f.prefix {
+                continue;
+            }
+            // The source says the fall-through is meant.
+            let lo = annotated.partition_point(|&p| p < (f.section, f.start));
+            if annotated
+                .get(lo)
+                .is_some_and(|&(s, o)| s == f.section && (o < f.end || o == f.start))
+            {
                 continue;
             }
             if let Some(fd) = report(self.id(), cx, f, sec, k, into_data) {
@@ -45,6 +63,24 @@ impl Check for Fallthrough {
             }
         }
     }
+}
+
+/// Whether the bytes from `from` to `to` are NOP instructions that end
+/// exactly there (none at all counts).
+fn only_nops(m: &crate::model::Model, section: usize, from: u64, to: u64) -> bool {
+    let insns = m.insns_in(section, from, to);
+    insns.iter().all(|i| i.kind == Kind::Nop) && insns.last().map_or(from, |i| i.end()) == to
+}
+
+/// Places the annotation section names (`rules/special.toml`
+/// `annotations.fallthrough`): a function (or any place in it) whose
+/// fall-through into what follows is meant. Sorted.
+fn annotated_places(cx: &Ctx) -> Vec<(usize, u64)> {
+    let name = &cx.rules.special.annotations.fallthrough;
+    if name.is_empty() {
+        return Vec::new();
+    }
+    crate::elf::annotations::places(cx.model.obj, name, crate::elf::annotations::Layout::List)
 }
 
 fn report(
@@ -121,13 +157,43 @@ fn report(
     };
     let mut fd = cx.finding(id, f.section, ins.offset(), message);
     fd.notes = notes;
+    // The code runs straight into the next symbol of the section, with
+    // nothing but NOPs between (alignment), after an instruction that just
+    // runs on (not a call or system call, whose return is the question
+    // then, nor a trap): what an
+    // entry that continues into its sibling on purpose looks like (glibc's `__memmove_chk_erms` checks
+    // the size and runs into `__memmove_erms`). A missing return looks the
+    // same, so it is said, as a note.
+    // Kernel code has no such entries (objtool reports every one).
+    let deliberate = !cx.kernel
+        && enclosing.is_none()
+        && matches!(
+            ins.kind,
+            Kind::Other | Kind::Nop | Kind::Pad(_) | Kind::CondJump
+        )
+        && next
+            .is_some_and(|n| after < size && only_nops(m, f.section, after, m.functions[n].start));
+    if deliberate {
+        fd.severity = fd.severity.min(crate::rules::Severity::Note);
+        fd.notes.push(format!(
+            "the code runs on into {}(), next in the same section (nothing but NOPs between): an entry that continues into the next function on purpose looks like this; if it is meant, name {}() in a `{}` section (docs/CONFIG.md, annotations); if not, a return or jump is missing",
+            next.map_or("", |n| m.functions[n].name),
+            f.name,
+            cx.rules.special.annotations.fallthrough
+        ));
+    }
     if enclosing.is_some() {
         fd.target = Some(cx.target(f.section, after));
     } else if let Some(n) = next.filter(|_| after < size) {
         let g = &m.functions[n];
         fd.target = Some(cx.target(g.section, g.start));
     }
-    if ins.kind == crate::arch::Kind::Call {
+    if ins.kind == Kind::Syscall {
+        fd.notes.push(
+            "the last instruction is a system call that returns: its number is not one of those that never return (rules/noreturn.toml `syscalls`), or it is not moved into the register by an immediate in the straight-line code before the call".to_string(),
+        );
+    }
+    if ins.kind == Kind::Call {
         let dest = code.dest(k);
         let weak = match dest {
             Dest::Local { section, offset } => m

@@ -8,20 +8,32 @@
 //! - claims IBT/BTI, but address-taken places lack landing pads;
 //! - landing pads at most function entries, but no IBT/BTI claim;
 //! - x86: no SHSTK claim (except kernel code, built `-fcf-protection=branch`
-//!   on purpose; the kernel sections are listed in `rules/landing_pads.toml`;
+//!   on purpose, told by `rules/profile.toml` or `--profile`;
 //!   and objects without code, such as kbuild's data-only or empty objects);
-//! - arm64: PACIASP/PACIBSP in the code, but no PAC claim.
+//! - arm64: PACIASP/PACIBSP in the code, but no PAC claim;
+//! - arm64: claims GCS (the Guarded Control Stack), but a return goes to an
+//!   address other than the one the call left in x30 (`ret` used as a jump,
+//!   x30 loaded from elsewhere): with GCS on, the return faults.
+//!
+//! In an archive, a member with code that lacks a property most others claim
+//! is reported too (the engine's archive pass, [`missing_in_archive`]): linked
+//! with them, it turns the feature off for the whole binary, which is what
+//! the linkers' `-z cet-report`, `-z bti-report` and `-z gcs-report` say.
 
-use super::landing::{FEATURE_BRANCH, FEATURE_RETURN, entry_pad_share, pad_ok, place_str};
+use super::landing::{
+    FEATURE_BRANCH, FEATURE_GCS, FEATURE_RETURN, entry_pad_share, feature_names, pad_ok, place_str,
+};
 use super::{Check, Ctx, Finding};
 use crate::arch::{Kind, Pad};
 use crate::elf::Machine;
 
 pub struct GnuProperty;
 
+pub const ID: &str = "gnu-property";
+
 impl Check for GnuProperty {
     fn id(&self) -> &'static str {
-        "gnu-property"
+        ID
     }
 
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
@@ -70,16 +82,32 @@ impl Check for GnuProperty {
                 ));
             }
         }
+        if obj.machine == Machine::Aarch64 && features & FEATURE_GCS != 0 {
+            let bad = gcs_breaking_returns(cx);
+            if let Some(&(sec, off)) = bad.first() {
+                let mut fd = cx.finding(
+                    self.id(),
+                    note,
+                    0,
+                    format!(
+                        "claims GCS, but {} return(s) go to an address other than the one the call left in x30 (first: {})",
+                        bad.len(),
+                        place_str(m, sec, off)
+                    ),
+                );
+                fd.target = Some(cx.target(sec, off));
+                fd.notes.push(
+                    "with the Guarded Control Stack on, a return must go back to the address its call pushed on the GCS, or it faults: `ret` used as a jump, or a return address loaded from memory (longjmp, a context switch), needs the GCS instructions; else do not claim GCS".into(),
+                );
+                out.push(fd);
+            }
+        }
         if features & FEATURE_RETURN == 0 {
             let report = match obj.machine {
                 // An object without code has nothing for the claim to
                 // describe (kbuild's data-only and empty objects).
                 Machine::X86_64 => {
-                    m.code.iter().flatten().any(|c| !c.insns.is_empty())
-                        && !obj
-                            .sections
-                            .iter()
-                            .any(|s| cx.rules.landing_pads.is_kernel_section(&s.name))
+                    m.code.iter().flatten().any(|c| !c.insns.is_empty()) && !cx.kernel
                 }
                 Machine::Aarch64 => m.code.iter().flatten().any(|c| {
                     c.insns
@@ -105,4 +133,74 @@ impl Check for GnuProperty {
             }
         }
     }
+}
+
+/// The returns (section, offset) reached with x30 not the caller's return
+/// address: not as at entry, and not restored from where it was saved.
+fn gcs_breaking_returns(cx: &Ctx) -> Vec<(usize, u64)> {
+    use crate::model::cfi::{Frame, Modified};
+    let m = cx.model;
+    let frame = Frame::new(m.dec.frame());
+    let entry = frame.entry();
+    let ra = frame.ra_slot();
+    // The stack state before every instruction walked (a second walk, only
+    // for objects that claim GCS).
+    let facts = super::flow::analyze(cx, true);
+    let mut out: Vec<(usize, u64)> = facts
+        .states
+        .iter()
+        .filter_map(|&((sec, i), c)| {
+            let ins = m.section_code(sec)?.insns.get(i)?;
+            if ins.kind != Kind::Return {
+                return None;
+            }
+            // Only the return address: everything else as at entry.
+            let mut only_ra = c;
+            only_ra.cfa = entry.cfa;
+            only_ra.stack_size = entry.stack_size;
+            only_ra.drap = false;
+            for k in 0..only_ra.regs.len() {
+                if k != ra {
+                    only_ra.regs[k] = entry.regs[k];
+                }
+            }
+            (frame.modified(&only_ra) == Some(Modified::Register(ra))).then(|| (sec, ins.offset()))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// For the members of an archive, each a (machine, feature bits of its
+/// note, 0 without one): the features each member lacks that most others of
+/// its machine claim, with how many of them claim it, as `(bit, name, claimed,
+/// of)`. Only members that have code and are user space take part (the
+/// kernel reads no property notes); `None` members take no part.
+pub fn missing_in_archive(
+    members: &[Option<(Machine, u32)>],
+) -> Vec<Vec<(&'static str, usize, usize)>> {
+    let mut out = vec![Vec::new(); members.len()];
+    for machine in [Machine::X86_64, Machine::Aarch64] {
+        let same: Vec<usize> = (0..members.len())
+            .filter(|&i| members[i].is_some_and(|(m, _)| m == machine))
+            .collect();
+        for &(bit, name) in feature_names(machine) {
+            let claimed = same
+                .iter()
+                .filter(|&&i| members[i].is_some_and(|(_, f)| f & bit != 0))
+                .count();
+            // Only where most claim it: when most do not, the binary lacks
+            // it anyway and the few claims change nothing.
+            if claimed * 2 <= same.len() || claimed == same.len() {
+                continue;
+            }
+            for &i in &same {
+                if members[i].is_some_and(|(_, f)| f & bit == 0) {
+                    out[i].push((name, claimed, same.len()));
+                }
+            }
+        }
+    }
+    out
 }

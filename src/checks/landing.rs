@@ -13,6 +13,22 @@ use crate::model::address_taken::{CodeRef, pad_at};
 pub const FEATURE_BRANCH: u32 = 1;
 /// `GNU_PROPERTY_X86_FEATURE_1_SHSTK` / `GNU_PROPERTY_AARCH64_FEATURE_1_PAC`.
 pub const FEATURE_RETURN: u32 = 2;
+/// `GNU_PROPERTY_AARCH64_FEATURE_1_GCS` (arm64's Guarded Control Stack).
+pub const FEATURE_GCS: u32 = 4;
+
+/// The feature bits of `.note.gnu.property` a link ANDs, with their names,
+/// per architecture (binutils reports objects that lack them with `-z
+/// cet-report`, `-z bti-report`, `-z gcs-report`).
+pub fn feature_names(machine: Machine) -> &'static [(u32, &'static str)] {
+    match machine {
+        Machine::X86_64 => &[(FEATURE_BRANCH, "IBT"), (FEATURE_RETURN, "SHSTK")],
+        Machine::Aarch64 => &[
+            (FEATURE_BRANCH, "BTI"),
+            (FEATURE_RETURN, "PAC"),
+            (FEATURE_GCS, "GCS"),
+        ],
+    }
+}
 
 /// The pad that makes an entry a landing pad for indirect calls on this
 /// machine, as compilers place it (ENDBR64; `BTI c`/`BTI jc`). PACIASP counts
@@ -85,6 +101,19 @@ pub fn place_str(m: &Model, section: usize, offset: u64) -> String {
     if let Some((name, off)) = data_symbol(m, section, offset) {
         return format!("{name}+{off:#x}");
     }
+    // A label without a size that starts there (hand-written assembly).
+    if let Some(s) = m.obj.symbols.iter().find(|s| {
+        s.section == SymSection::Section(section)
+            && s.value == offset
+            && s.size == 0
+            && s.st_type != STT_SECTION
+            && s.st_type != STT_FILE
+            && !s.name.is_empty()
+            && !s.name.starts_with('$')
+            && !s.name.starts_with(".L")
+    }) {
+        return format!("{}+0x0", s.name);
+    }
     format!("{}+{:#x}", m.obj.section_name(section), offset)
 }
 
@@ -150,7 +179,11 @@ pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Find
                 place_str(m, r.from_section, r.reloc_offset)
             ),
         ),
-        (None, Some(i)) => (r.from_section, i, format!("relocation to !{pad}: {target}")),
+        (None, Some(i)) if r.relocated => {
+            (r.from_section, i, format!("relocation to !{pad}: {target}"))
+        }
+        // The assembler resolved it: no relocation to speak of.
+        (None, Some(i)) => (r.from_section, i, format!("reference to !{pad}: {target}")),
         (None, None) => (
             r.from_section,
             r.reloc_offset,

@@ -15,6 +15,7 @@ pub mod landing;
 pub mod noinstr;
 pub mod pac_ret;
 pub mod patchable_entry;
+pub mod profile;
 pub mod rethunk;
 pub mod retpoline;
 pub mod sls;
@@ -127,6 +128,8 @@ pub struct Ctx<'a> {
     pub model: &'a Model<'a>,
     pub rules: &'a Rules,
     pub opts: &'a Options,
+    /// The object is kernel code ([`profile::is_kernel`]).
+    pub kernel: bool,
     /// What the one walk of every function found, for the flow rules.
     flow: std::sync::OnceLock<flow::Facts>,
     speculation: std::sync::OnceLock<speculation::Facts>,
@@ -138,6 +141,7 @@ impl<'a> Ctx<'a> {
             model,
             rules,
             opts,
+            kernel: profile::is_kernel(model, rules, opts),
             flow: Default::default(),
             speculation: Default::default(),
         }

@@ -46,6 +46,18 @@ pub struct CfiTables {
     pub errors: Vec<String>,
 }
 
+/// The exception landing pads of one function (C++ `catch`, cleanups of
+/// `-fexceptions` C code): the `.gcc_except_table` entry (LSDA) its
+/// `.eh_frame` FDE names. Per call-site range, (start, length, landing
+/// pad), offsets from the function's `start`; a call in the range that
+/// throws continues at the landing pad, entered by the unwinder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LandingPads {
+    pub section: usize,
+    pub start: u64,
+    pub sites: Vec<(u64, u64, u64)>,
+}
+
 impl CfiTables {
     /// The row holding at a place.
     pub fn at(&self, section: usize, offset: u64) -> Option<&CfiRow> {
@@ -133,6 +145,68 @@ impl Object<'_> {
         t
     }
 
+    /// The landing pads the object's `.eh_frame` names through LSDA
+    /// pointers into `.gcc_except_table` (empty without either). An LSDA
+    /// this reader does not follow (an LPStart of its own, a call-site
+    /// encoding other than ULEB128 or 4-byte data, a pointer that is not
+    /// PC-relative) gives no entry.
+    pub fn landing_pads(&self) -> Vec<LandingPads> {
+        let mut out = Vec::new();
+        let has_lsda = self
+            .sections
+            .iter()
+            .any(|s| s.name.starts_with(".gcc_except_table"));
+        let Some(&sec) = self.sections_named(".eh_frame").first() else {
+            return out;
+        };
+        if !has_lsda {
+            return out;
+        }
+        let data = self.section_data(sec);
+        let relocs = self.relocs(sec);
+        let at = |field: u64| {
+            relocs
+                .iter()
+                .find(|r| r.offset == field)
+                .map(|r| self.resolve(r.sym, r.addend))
+        };
+        let bases = BaseAddresses::default().set_eh_frame(0).set_text(0);
+        let mut s = EhFrame::new(data, LittleEndian);
+        s.set_address_size(8);
+        let mut entries = s.entries(&bases);
+        while let Ok(Some(e)) = entries.next() {
+            let CieOrFde::Fde(partial) = e else {
+                continue;
+            };
+            let Ok(fde) = partial.parse(EhFrame::cie_from_offset) else {
+                continue;
+            };
+            // With RELA the pointer field holds 0: a PC-relative pointer
+            // decodes to the field's own offset, where its relocation is.
+            let Some(gimli::Pointer::Direct(field)) = fde.lsda() else {
+                continue;
+            };
+            let (
+                Some(Place::Local { section, offset }),
+                Some(Place::Local {
+                    section: t,
+                    offset: o,
+                }),
+            ) = (at(fde.offset() as u64 + 8), at(field))
+            else {
+                continue;
+            };
+            if let Some(sites) = lsda_sites(self.section_data(t), o as usize) {
+                out.push(LandingPads {
+                    section,
+                    start: offset,
+                    sites,
+                });
+            }
+        }
+        out
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn read_fdes<'d, S: UnwindSection<EndianSlice<'d, LittleEndian>>>(
         &self,
@@ -196,4 +270,58 @@ impl Object<'_> {
         }
         Ok(())
     }
+}
+
+/// The call-site table of the LSDA at `p`: (start, length, landing pad)
+/// of the entries with a landing pad, relative to the function's start.
+fn lsda_sites(d: &[u8], mut p: usize) -> Option<Vec<(u64, u64, u64)>> {
+    const OMIT: u8 = 0xff;
+    let byte = |p: &mut usize| -> Option<u8> {
+        let b = *d.get(*p)?;
+        *p += 1;
+        Some(b)
+    };
+    let uleb = |p: &mut usize| -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = byte(p)?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    };
+    if byte(&mut p)? != OMIT {
+        return None; // an LPStart of its own
+    }
+    if byte(&mut p)? != OMIT {
+        uleb(&mut p)?; // the type table's offset
+    }
+    let enc = byte(&mut p)?;
+    let len = uleb(&mut p)? as usize;
+    let end = p.checked_add(len).filter(|&e| e <= d.len())?;
+    let value = |p: &mut usize| -> Option<u64> {
+        match enc {
+            0x01 => uleb(p),
+            // udata4, sdata4
+            0x03 | 0x0b => {
+                let v = u32::from_le_bytes(d.get(*p..*p + 4)?.try_into().ok()?);
+                *p += 4;
+                Some(u64::from(v))
+            }
+            _ => None,
+        }
+    };
+    let mut sites = Vec::new();
+    while p < end {
+        let start = value(&mut p)?;
+        let len = value(&mut p)?;
+        let pad = value(&mut p)?;
+        uleb(&mut p)?; // the action
+        if pad != 0 {
+            sites.push((start, len, pad));
+        }
+    }
+    Some(sites)
 }

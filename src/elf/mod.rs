@@ -9,6 +9,7 @@
 pub mod annotations;
 pub mod cfi;
 pub mod compressed;
+pub mod dwarf;
 pub mod orc;
 pub mod special;
 

@@ -17,7 +17,9 @@
 use super::Model;
 use crate::arch::{Kind, Pad, RelocUse};
 use crate::elf::annotations::{self, Layout};
-use crate::elf::{Place, STT_FILE, STT_NOTYPE, STT_SECTION, SymSection};
+use crate::elf::{
+    Place, STB_LOCAL, STT_FILE, STT_FUNC, STT_NOTYPE, STT_OBJECT, STT_SECTION, SymSection,
+};
 use crate::rules::{AnnotationLayout, LandingPadRules};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -36,6 +38,12 @@ pub enum Exemption {
     Annotated,
     /// The symbol at the target never needs a pad (the pattern's name).
     Target(String),
+    /// The target is data kept in a code section, not code: inside (or at)
+    /// an `STT_OBJECT` symbol, bytes that do not decode, or a place outside
+    /// every function and sized code symbol that no global symbol names
+    /// (constant tables of hand-written assembly: OpenSSL's `K256`,
+    /// `K_XX_XX`, the `.Lconst` blocks between functions).
+    Data,
 }
 
 /// The symbol a relocation names, when it is not a section symbol.
@@ -55,6 +63,9 @@ pub struct CodeRef {
     pub reloc_offset: u64,
     /// The instruction holding the relocation, when it is in code.
     pub insn: Option<u64>,
+    /// A relocation says so; otherwise the assembler resolved the reference
+    /// (`lea label(%rip)` within one section, `adr`, a switch table).
+    pub relocated: bool,
     pub to_section: usize,
     pub to_offset: u64,
     pub exempt: Option<Exemption>,
@@ -112,6 +123,8 @@ impl AddressTaken {
             no_pad: no_pad_places(m, rules),
             untracked: None,
             code_symbols: None,
+            data_objects: None,
+            global_labels: None,
             at: AddressTaken {
                 taken: vec![false; m.functions.len()],
                 exported: vec![false; m.functions.len()],
@@ -153,7 +166,7 @@ impl AddressTaken {
                             at_target: sym.value == offset,
                             size: sym.size,
                         });
-                        cx.classify(from, (section, offset), export, None, named);
+                        cx.classify(from, (section, offset), export, None, named, true);
                     }
                     Place::External { .. } => {
                         if sec.is_alloc() {
@@ -171,7 +184,7 @@ impl AddressTaken {
                     };
                     if obj.relocs_in(sec.index, i.offset(), i.end()).is_empty() {
                         let from = (sec.index, i.offset(), Some(i.offset()));
-                        cx.classify(from, (sec.index, to), export, None, None);
+                        cx.classify(from, (sec.index, to), export, None, None, false);
                     }
                 }
             }
@@ -184,7 +197,7 @@ impl AddressTaken {
             for (entry, target) in t.entries() {
                 if seen.insert((t.table_section, t.table_offset, target)) {
                     let from = (t.table_section, entry, None);
-                    cx.classify(from, (t.section, target), false, Some(t.jump), None);
+                    cx.classify(from, (t.section, target), false, Some(t.jump), None, false);
                 }
             }
         }
@@ -281,6 +294,10 @@ struct Classifier<'m, 'a> {
     untracked: Option<Vec<bool>>,
     /// Sized `STT_NOTYPE` symbols of code: (section, start, end); built on first need.
     code_symbols: Option<Vec<(usize, u64, u64)>>,
+    /// `STT_OBJECT` symbols in code sections; built on first need.
+    data_objects: Option<Vec<(usize, u64, u64)>>,
+    /// Where global or weak code symbols start; built on first need.
+    global_labels: Option<HashSet<(usize, u64)>>,
     at: AddressTaken,
 }
 
@@ -293,6 +310,7 @@ impl Classifier<'_, '_> {
         export: bool,
         jump: Option<u64>,
         named: Option<Named>,
+        relocated: bool,
     ) {
         let m = self.m;
         // Only places where an instruction starts are branch targets.
@@ -324,6 +342,8 @@ impl Classifier<'_, '_> {
             Some(Exemption::Annotated)
         } else if range_end {
             Some(Exemption::RangeEnd)
+        } else if jump.is_none() && self.is_data(to_section, to_offset, target_fn) {
+            Some(Exemption::Data)
         } else if entry.is_none()
             && insn.is_some()
             && (same_function(
@@ -357,7 +377,54 @@ impl Classifier<'_, '_> {
             to_offset,
             exempt,
             jump,
+            relocated,
         });
+    }
+
+    /// Whether a place in a code section holds data, not code (see
+    /// [`Exemption::Data`]).
+    fn is_data(&mut self, section: usize, offset: u64, target_fn: Option<usize>) -> bool {
+        let m = self.m;
+        let in_object = self
+            .data_objects()
+            .iter()
+            .any(|&(s, lo, hi)| s == section && lo <= offset && (offset < hi || offset == lo));
+        if in_object {
+            return true;
+        }
+        let undecodable = m
+            .section_code(section)
+            .and_then(|c| c.index_at(offset).map(|k| c.insns[k].kind))
+            .is_some_and(|k| k == Kind::Invalid);
+        if undecodable {
+            return true;
+        }
+        // Outside every function and code routine: data, unless a global
+        // symbol names the place (an entry point other objects may take).
+        // A local label there is how hand-written assembly names a table
+        // (OpenSSL's `K_XX_XX`, without `.type`).
+        target_fn.is_none()
+            && !self.in_code_symbol(section, offset)
+            && !self.global_label_at(section, offset)
+    }
+
+    /// Whether a global or weak symbol that is not data starts at the place.
+    fn global_label_at(&mut self, section: usize, offset: u64) -> bool {
+        let m = self.m;
+        self.global_labels
+            .get_or_insert_with(|| {
+                m.obj
+                    .symbols
+                    .iter()
+                    .filter(|s| {
+                        s.index != 0
+                            && s.bind != STB_LOCAL
+                            && matches!(s.st_type, STT_NOTYPE | STT_FUNC)
+                    })
+                    .filter_map(|s| Some((s.section_index()?, s.value)))
+                    .collect()
+            })
+            .contains(&(section, offset))
     }
 }
 
@@ -374,6 +441,13 @@ impl Classifier<'_, '_> {
                 .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
     }
 
+    /// Whether a sized non-function code symbol covers the place.
+    fn in_code_symbol(&mut self, section: usize, offset: u64) -> bool {
+        self.code_symbols()
+            .iter()
+            .any(|&(s, lo, hi)| s == section && lo <= offset && offset < hi)
+    }
+
     /// Whether a sized non-function code symbol ends at the place.
     fn code_symbol_ends_at(&mut self, section: usize, offset: u64) -> bool {
         self.code_symbols()
@@ -386,6 +460,25 @@ impl Classifier<'_, '_> {
         self.code_symbols()
             .iter()
             .any(|&(s, lo, _)| s == section && lo == offset)
+    }
+
+    /// `STT_OBJECT` symbols in code sections: (section, start, end).
+    fn data_objects(&mut self) -> &[(usize, u64, u64)] {
+        let m = self.m;
+        self.data_objects.get_or_insert_with(|| {
+            m.obj
+                .symbols
+                .iter()
+                .filter(|s| s.st_type == STT_OBJECT)
+                .filter_map(|s| {
+                    let SymSection::Section(sec) = s.section else {
+                        return None;
+                    };
+                    m.section_code(sec)?;
+                    Some((sec, s.value, s.value.saturating_add(s.size)))
+                })
+                .collect()
+        })
     }
 
     /// Sized `STT_NOTYPE` symbols of code: (section, start, end).

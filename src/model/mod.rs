@@ -147,6 +147,10 @@ fn page_index(insns: &[Insn]) -> Vec<u32> {
 }
 
 impl SectionCode {
+    /// The section's index.
+    pub fn section(&self) -> usize {
+        self.section
+    }
     /// Where the branch at index `i` goes (`Dest::None` for other instructions).
     pub fn dest(&self, i: usize) -> Dest {
         self.dests[i].unpack(self.section, &self.far)
@@ -220,6 +224,8 @@ pub struct Model<'a> {
     listed_noreturn: Vec<bool>,
     /// Per function: proven never to return (within this object).
     pub noreturn: Vec<bool>,
+    /// Global functions are asked about too ([`Model::prove_exports`]).
+    exports_asked: bool,
     /// Address-taken facts, built on first use ([`Model::address_taken`]).
     landing: std::sync::OnceLock<address_taken::AddressTaken>,
     /// Patch sites and kCFI hashes, built on first use ([`Model::patchable`]):
@@ -250,7 +256,9 @@ const SYM_INDIRECT_THUNK: u8 = 2;
 /// A call to this symbol is made before the frame is set up by design.
 const SYM_FRAME_EXEMPT: u8 = 4;
 
-fn listed_noreturn(obj: &Object, names: &NameSet) -> Vec<bool> {
+/// Per symbol: named noreturn by the rules, or by the object's own DWARF
+/// (`declared`, sorted: `DW_AT_noreturn` on a declaration or definition).
+fn listed_noreturn(obj: &Object, names: &NameSet, declared: &[String]) -> Vec<bool> {
     obj.symbols
         .iter()
         .map(|s| {
@@ -259,7 +267,11 @@ fn listed_noreturn(obj: &Object, names: &NameSet) -> Vec<bool> {
                 crate::elf::SymSection::Section(_) => s.is_func() && s.is_global(),
                 _ => false,
             };
-            candidate && names.contains(&s.name)
+            candidate
+                && (names.contains(&s.name)
+                    || declared
+                        .binary_search_by(|d| d.as_str().cmp(&s.name))
+                        .is_ok())
         })
         .collect()
 }
@@ -455,18 +467,55 @@ fn index_ops(insns: &mut [Insn], ops: &OpTable) {
     }
 }
 
+/// System calls that never return (`exit`, `exit_group`, `rt_sigreturn`:
+/// `syscalls` in rules/noreturn.toml, by number): a [`Kind::Syscall`] whose
+/// number the straight-line code before it sets to one of them ends its
+/// path, as other context switches do. Where a branch in the section (or a
+/// reference the assembler resolved), or a function, starts is where
+/// straight-line code may be entered from elsewhere.
+fn mark_noreturn_syscalls(
+    dec: &dyn Decoder,
+    data: &[u8],
+    insns: &mut [Insn],
+    cuts: &[u64],
+    numbers: &[u64],
+) {
+    if numbers.is_empty() || !insns.iter().any(|i| i.kind == Kind::Syscall) {
+        return;
+    }
+    let mut entries: rustc_hash::FxHashSet<u64> =
+        insns.iter().filter_map(|i| i.imm_target()).collect();
+    entries.extend(cuts.iter().copied());
+    let found: Vec<usize> = {
+        let insns = &*insns;
+        let entered = |k: usize| insns.get(k).is_some_and(|i| entries.contains(&i.offset()));
+        (0..insns.len())
+            .filter(|&k| insns[k].kind == Kind::Syscall)
+            .filter(|&k| {
+                dec.syscall_number(insns, data, k, &entered)
+                    .is_some_and(|n| numbers.contains(&n))
+            })
+            .collect()
+    };
+    for k in found {
+        insns[k].kind = Kind::ContextSwitch;
+    }
+}
+
 fn decode_section(
     obj: &Object,
     dec: &dyn Decoder,
     sec: usize,
     cuts: &[u64],
     starts: &FxHashMap<(usize, u64), usize>,
+    noreturn_syscalls: &[u64],
 ) -> SectionCode {
     let data = obj.section_data(sec);
     let segments = segments(obj, sec, cuts);
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
     let (mut insns, ops) = decode_segments(dec, data, &segments, piece);
+    mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
     index_ops(&mut insns, &ops);
     let mut code = SectionCode {
         section: sec,
@@ -610,7 +659,14 @@ impl<'a> Model<'a> {
             .map(|s| {
                 s.is_exec().then(|| {
                     crate::timing::time(crate::timing::Phase::Decode, || {
-                        decode_section(obj, dec, s.index, &cuts[s.index], &starts)
+                        decode_section(
+                            obj,
+                            dec,
+                            s.index,
+                            &cuts[s.index],
+                            &starts,
+                            rules.noreturn_syscalls(obj.machine),
+                        )
                     })
                 })
             })
@@ -646,9 +702,14 @@ impl<'a> Model<'a> {
             code,
             reach,
             noreturn: vec![false; functions.len()],
+            exports_asked: false,
             functions,
             starts,
-            listed_noreturn: listed_noreturn(obj, rules.noreturn(obj.machine)),
+            listed_noreturn: listed_noreturn(
+                obj,
+                rules.noreturn(obj.machine),
+                &crate::elf::dwarf::noreturn_names(obj),
+            ),
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
             jump_tables: std::sync::OnceLock::new(),
@@ -952,6 +1013,53 @@ impl<'a> Model<'a> {
         v.returns || !v.entered
     }
 
+    /// Every global, non-weak function symbol this object defines (aliases
+    /// included), and whether the function never returns (listed, declared
+    /// or proven here): what other members of its archive may rely on.
+    pub fn strong_definitions(&self) -> Vec<(&'a str, bool)> {
+        self.obj
+            .symbols
+            .iter()
+            .filter(|s| s.is_func() && s.bind == STB_GLOBAL && !s.name.is_empty())
+            .filter_map(|s| {
+                let i = self.function_at_start(s.section_index()?, s.value)?;
+                Some((&*s.name, self.function_noreturn(i)))
+            })
+            .collect()
+    }
+
+    /// Proves which global functions never return, also those nothing in
+    /// this object calls (by default only functions some branch here goes
+    /// to are asked): other members of its archive call them.
+    pub fn prove_exports(&mut self) {
+        if !self.exports_asked {
+            self.exports_asked = true;
+            self.infer_noreturn();
+        }
+    }
+
+    /// Takes the functions named in `names` as noreturn where this object
+    /// calls them undefined: the other members of its archive define them and
+    /// none of their paths returns, as a link of the archive would show.
+    /// Inference runs again from the new facts. Whether any call changed.
+    pub fn link_noreturn(&mut self, names: &rustc_hash::FxHashSet<String>) -> bool {
+        let mut changed = false;
+        for s in &self.obj.symbols {
+            if s.index != 0
+                && s.section == crate::elf::SymSection::Undef
+                && !self.listed_noreturn[s.index]
+                && names.contains(&*s.name)
+            {
+                self.listed_noreturn[s.index] = true;
+                changed = true;
+            }
+        }
+        if changed {
+            self.infer_noreturn();
+        }
+        changed
+    }
+
     /// Least fixed point: a function is noreturn once none of its paths can
     /// return given the noreturn functions known so far.
     fn infer_noreturn(&mut self) {
@@ -962,7 +1070,13 @@ impl<'a> Model<'a> {
         let callers = self.local_callers();
         // A function's own answer is only ever asked through a branch to its
         // start, so functions nothing in this object branches to are skipped.
-        let consulted = self.branched_to(&callers);
+        let mut consulted = self.branched_to(&callers);
+        // In an archive, other members ask about global functions too.
+        if self.exports_asked {
+            for (i, f) in self.functions.iter().enumerate() {
+                consulted[i] |= f.global;
+            }
+        }
         let mut cand: Vec<usize> = (0..self.functions.len())
             .filter(|&i| consulted[i] && eligible(self, i))
             .collect();

@@ -1,5 +1,6 @@
 //! The kernel's tables of places in code, turned into what the state walker
-//! follows: exception fixups (`__ex_table`), jump labels (`__jump_table`),
+//! follows: exception fixups (`__ex_table`; in user space, the landing pads
+//! of `.gcc_except_table`), jump labels (`__jump_table`),
 //! traps execution resumes after (`__bug_table` WARN entries,
 //! `.discard.reachable`), unwind hints, intra-function calls and
 //! functions whose stack is not standard (objtool's `.discard.*`).
@@ -8,6 +9,7 @@
 
 use super::SectionCode;
 use super::alternatives::Alternatives;
+use crate::arch::Kind;
 use crate::elf::{Object, Place};
 use crate::rules::SpecialRules;
 use rustc_hash::FxHashMap;
@@ -147,6 +149,26 @@ impl Special {
                 add(&mut sp, local(&e.refs[0]), &mut |m| m.fixups.push(fix));
             } else {
                 sp.dangling += 1;
+            }
+        }
+
+        // Exception landing pads (.gcc_except_table): a call in a
+        // call-site range that throws continues at its landing pad, with
+        // the stack as at the call. User-space C built with -fexceptions
+        // (glibc's cancellation cleanups) and C++; never in the kernel.
+        for lp in obj.landing_pads() {
+            let Some(c) = code.get(lp.section).and_then(Option::as_ref) else {
+                continue;
+            };
+            for &(start, len, pad) in &lp.sites {
+                let lo = lp.start.saturating_add(start);
+                let to = (lp.section, lp.start.saturating_add(pad));
+                for i in c.lower_bound(lo)..c.lower_bound(lo.saturating_add(len)) {
+                    if matches!(c.insns[i].kind, Kind::Call | Kind::IndirectCall) {
+                        let at = Some((lp.section, c.insns[i].offset()));
+                        add(&mut sp, at, &mut |m| m.fixups.push(to));
+                    }
+                }
             }
         }
 

@@ -156,6 +156,7 @@ impl Emitter for Human {
             let file = SimpleFile::new(name, &*text);
             let sev = match f.severity {
                 Severity::Error => CsSeverity::Error,
+                Severity::Note => CsSeverity::Note,
                 _ => CsSeverity::Warning,
             };
             let mut d = Diagnostic::new(sev)

@@ -33,6 +33,7 @@ pub fn diagnostics(
     for f in &rep.findings {
         let severity = match f.severity {
             Severity::Off => continue,
+            Severity::Note => DiagnosticSeverity::INFORMATION,
             Severity::Warning => DiagnosticSeverity::WARNING,
             Severity::Error => DiagnosticSeverity::ERROR,
         };

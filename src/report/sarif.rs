@@ -68,6 +68,7 @@ fn level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Note => "note",
         Severity::Off => "none",
     }
 }

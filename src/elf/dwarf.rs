@@ -1,0 +1,188 @@
+//! DWARF of a relocatable object, read as gimli should see it.
+//!
+//! A relocatable object has no addresses yet: in a `-ffunction-sections`
+//! object every function's section starts at 0, and references between DWARF
+//! sections (`DW_FORM_strp` into `.debug_str`, `DW_AT_low_pc`, the line
+//! table's `DW_LNE_set_address`) are 0 plus a relocation. So each allocated
+//! section gets a synthetic base address, the debug sections are copied
+//! (uncompressed when `SHF_COMPRESSED` or `.zdebug_*`) and their absolute
+//! relocations applied against those bases. `crate::source` maps places to
+//! source lines with this; the model reads which functions the source
+//! declares noreturn ([`noreturn_names`]).
+
+use super::{Machine, Object, compressed};
+use gimli::{EndianSlice, LittleEndian, SectionId};
+use std::collections::HashMap;
+
+/// The DWARF sections [`noreturn_names`] reads (a unit's line program is
+/// read with it).
+const DECLS: [SectionId; 7] = [
+    SectionId::DebugAbbrev,
+    SectionId::DebugAddr,
+    SectionId::DebugInfo,
+    SectionId::DebugLine,
+    SectionId::DebugLineStr,
+    SectionId::DebugStr,
+    SectionId::DebugStrOffsets,
+];
+
+/// The functions the object's DWARF says never return: every
+/// `DW_TAG_subprogram` with `DW_AT_noreturn` (C's `_Noreturn`,
+/// `__attribute__((noreturn))`, C++'s `[[noreturn]]`), declarations of
+/// functions defined elsewhere included, by linkage name (else name). Empty
+/// without `.debug_info`; what is malformed is skipped, the names read so
+/// far kept.
+pub fn noreturn_names(obj: &Object) -> Vec<String> {
+    if obj.sections_named(".debug_info").is_empty() && obj.sections_named(".zdebug_info").is_empty()
+    {
+        return Vec::new();
+    }
+    let base = synthetic_bases(obj);
+    let bases = relocation_bases(obj, &base, &DECLS);
+    let mut bytes: HashMap<SectionId, Vec<u8>> = HashMap::new();
+    for id in DECLS {
+        match load_section(obj, id, &bases) {
+            Ok(b) => {
+                bytes.insert(id, b);
+            }
+            Err(_) => return Vec::new(),
+        }
+    }
+    let empty: &[u8] = &[];
+    let Ok(dwarf) = gimli::Dwarf::load(|id| -> Result<_, ()> {
+        let d = bytes.get(&id).map(Vec::as_slice).unwrap_or(empty);
+        Ok(EndianSlice::new(d, LittleEndian))
+    }) else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    let _ = read_noreturn(&dwarf, &mut names);
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+fn read_noreturn(
+    dwarf: &gimli::Dwarf<EndianSlice<LittleEndian>>,
+    names: &mut Vec<String>,
+) -> gimli::Result<()> {
+    let mut units = dwarf.units();
+    while let Some(header) = units.next()? {
+        let unit = dwarf.unit(header)?;
+        let mut entries = unit.entries();
+        while let Some(e) = entries.next_dfs()? {
+            if e.tag() != gimli::DW_TAG_subprogram
+                || !matches!(
+                    e.attr_value(gimli::DW_AT_noreturn),
+                    Some(gimli::AttributeValue::Flag(true))
+                )
+            {
+                continue;
+            }
+            let name = e
+                .attr_value(gimli::DW_AT_linkage_name)
+                .or_else(|| e.attr_value(gimli::DW_AT_MIPS_linkage_name))
+                .or_else(|| e.attr_value(gimli::DW_AT_name));
+            if let Some(v) = name
+                && let Ok(s) = dwarf.attr_string(&unit, v)
+            {
+                names.push(s.to_string_lossy().into_owned());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A distinct address for every allocated section, with a gap between them
+/// so that a sequence's end never equals the next section's start.
+pub fn synthetic_bases(obj: &Object) -> Vec<u64> {
+    let mut next: u64 = 0x1_0000;
+    obj.sections
+        .iter()
+        .map(|s| {
+            if !s.is_alloc() {
+                return 0;
+            }
+            let b = next;
+            next = next.saturating_add(s.size).saturating_add(0x1f) & !0xf;
+            b
+        })
+        .collect()
+}
+
+/// The debug sections of one DWARF section name: `.debug_x` and `.zdebug_x`,
+/// in section order.
+fn debug_sections(obj: &Object, name: &str) -> Vec<usize> {
+    let zname = format!(".z{}", &name[1..]);
+    let mut idx: Vec<usize> = obj.sections_named(name).to_vec();
+    idx.extend_from_slice(obj.sections_named(&zname));
+    idx.sort_unstable();
+    idx
+}
+
+/// What a relocation against each section resolves to: the synthetic base
+/// for allocated sections; for a debug section, its place in the
+/// concatenation of the sections of its name (0 for the first, the usual
+/// and only one). `ids` are the DWARF sections that will be read.
+pub fn relocation_bases(obj: &Object, synthetic: &[u64], ids: &[SectionId]) -> Vec<u64> {
+    let mut out = synthetic.to_vec();
+    for &id in ids {
+        let mut off = 0u64;
+        for s in debug_sections(obj, id.name()) {
+            out[s] = off;
+            off = off.saturating_add(compressed::logical_size(obj.data, &obj.sections[s]));
+        }
+    }
+    out
+}
+
+/// One DWARF section as gimli should see it: every object section of that
+/// name uncompressed and concatenated, with its absolute relocations applied.
+pub fn load_section(obj: &Object, id: SectionId, bases: &[u64]) -> Result<Vec<u8>, String> {
+    let idx = debug_sections(obj, id.name());
+    let mut out = Vec::new();
+    for i in idx {
+        let start = out.len();
+        out.extend_from_slice(&compressed::contents(obj, i)?);
+        apply_relocs(obj, i, &mut out[start..], bases);
+    }
+    Ok(out)
+}
+
+const R_X86_64_64: u32 = 1;
+const R_X86_64_32: u32 = 10;
+const R_X86_64_32S: u32 = 11;
+const R_AARCH64_ABS64: u32 = 257;
+const R_AARCH64_ABS32: u32 = 258;
+
+/// Apply the absolute relocations of `section` to `buf` (its uncompressed
+/// bytes). Others (PC-relative, TLS offsets) do not occur in the sections we
+/// read, or do not matter for line tables.
+fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
+    for r in obj.relocs(section) {
+        let width = match (obj.machine, r.r_type) {
+            (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
+            (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => {
+                4
+            }
+            _ => continue,
+        };
+        let Some(sym) = obj.symbols.get(r.sym) else {
+            continue;
+        };
+        let s = match sym.section_index() {
+            Some(sec) => bases[sec].wrapping_add(sym.value),
+            None => sym.value,
+        };
+        let v = s.wrapping_add(r.addend as u64);
+        let at = r.offset as usize;
+        let Some(dst) = buf.get_mut(at..at.saturating_add(width)) else {
+            continue;
+        };
+        if width == 8 {
+            dst.copy_from_slice(&v.to_le_bytes());
+        } else {
+            dst.copy_from_slice(&(v as u32).to_le_bytes());
+        }
+    }
+}

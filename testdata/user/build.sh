@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Rebuild the user-space fixtures (issue 17): static archives and hand-written
+# assembly outside the kernel. Expected findings: expected.txt (`objlint
+# check --format short` of every object here, run from this folder),
+# compared by tests/user.rs.
+# Needs: gcc, gcc-aarch64-linux-gnu, binutils (ar, ld).
+set -euo pipefail
+cd "$(dirname "$0")"
+X86="gcc -O2 -fcf-protection=full"
+A64="aarch64-linux-gnu-gcc -O2 -mbranch-protection=standard"
+
+# System calls that never return end a path (compiler output, both arches).
+$X86 -c syscall.c -o syscall-x86_64.o
+$A64 -c syscall.c -o syscall-arm64.o
+as --64 syscall-x86_64.s -o syscall-asm-x86_64.o
+
+# DW_AT_noreturn on a declaration: with -g the call ends the path.
+$X86 -g -fdebug-prefix-map="$PWD"=. -c noreturn-decl.c -o noreturn-decl-g-x86_64.o
+$X86 -c noreturn-decl.c -o noreturn-decl-x86_64.o
+$A64 -g -fdebug-prefix-map="$PWD"=. -c noreturn-decl.c -o noreturn-decl-g-arm64.o
+$A64 -c noreturn-decl.c -o noreturn-decl-arm64.o
+
+# An archive is a unit: user.o alone falls through after my_die(); in
+# libdie.a, die.o proves my_die() never returns, as `ld -r` of the two does
+# (linked.o). With only a weak definition (libdie-weak.a) it still falls
+# through. D: no timestamps, so the archives rebuild byte for byte.
+mkdir -p archive
+$X86 -c user.c -o archive/user.o
+$X86 -c die.c -o archive/die.o
+$X86 -c die-weak.c -o archive/die-weak.o
+rm -f archive/libdie.a archive/libdie-weak.a
+ar rcD archive/libdie.a archive/user.o archive/die.o
+ar rcD archive/libdie-weak.a archive/user.o archive/die-weak.o
+ld -r archive/user.o archive/die.o -o archive/linked.o
+$A64 -c user.c -o archive/user-arm64.o
+$A64 -c die.c -o archive/die-arm64.o
+rm -f archive/libdie-arm64.a
+ar rcD archive/libdie-arm64.a archive/user-arm64.o archive/die-arm64.o
+
+# Deliberate second entries (glibc's _chk and _l shapes), and the annotation.
+as --64 entries-x86_64.s -o entries-x86_64.o
+aarch64-linux-gnu-as entries-arm64.s -o entries-arm64.o
+
+# Constant tables in .text of an IBT object are not landing-pad cases.
+as --64 tables-x86_64.s -o tables-x86_64.o
+
+# User space: kernel-only rules off (__stack_chk_fail is on the kernel's
+# uaccess-safe list; --profile kernel reports its call).
+$X86 -c stack_chk.c -o stack_chk-x86_64.o
+
+# Exception landing pads (.gcc_except_table) are entered by the unwinder.
+$X86 -fexceptions -c cleanup.c -o cleanup-x86_64.o
+$A64 -fexceptions -c cleanup.c -o cleanup-arm64.o
+
+# arm64 frames larger than 4 KiB: sp adjusted by a register holding a constant.
+$A64 -fstack-clash-protection -fasynchronous-unwind-tables -c bigframe.c -o bigframe-arm64.o
+
+# GCS: returns that do not go back to the caller.
+aarch64-linux-gnu-as gcs-arm64.s -o gcs-arm64.o
+
+# Property consistency in an archive (ld -z cet-report / bti-report): the
+# compiled members claim IBT+SHSTK (BTI+PAC), the assembly member nothing.
+mkdir -p props
+rm -f props/libmixed-x86_64.a props/libmixed-arm64.a
+ar rcD props/libmixed-x86_64.a archive/user.o archive/die.o syscall-asm-x86_64.o
+aarch64-linux-gnu-as entries-arm64.s -o props/asm-arm64.o
+ar rcD props/libmixed-arm64.a archive/user-arm64.o archive/die-arm64.o props/asm-arm64.o
+rm -f props/asm-arm64.o

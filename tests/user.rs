@@ -1,0 +1,235 @@
+//! User-space static archives and hand-written assembly (issue 17):
+//! testdata/user, built by its build.sh. Every object's findings against
+//! expected.txt (`OBJLINT_BLESS=1` rewrites it), and the cases spelled out.
+
+#[path = "common/expected.rs"]
+mod expected;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/user")
+}
+
+/// `objlint ARGS` run in testdata/user: (stdout, exit status).
+fn objlint(args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .current_dir(dir())
+        .args(args)
+        .output()
+        .expect("run objlint");
+    (
+        String::from_utf8(out.stdout).expect("utf-8 output"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn short(paths: &[&str]) -> String {
+    let mut args = vec!["check", "--format", "short", "-q", "-j", "1"];
+    args.extend_from_slice(paths);
+    objlint(&args).0
+}
+
+/// Every object and archive of the folder, as the directory walk lists them.
+#[test]
+fn findings_match_expected() {
+    let got = short(&["."]);
+    let mut failures = Vec::new();
+    expected::check(
+        &dir().join("expected.txt"),
+        &got,
+        "testdata/user",
+        &mut failures,
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// exit_group and rt_sigreturn end a path; write and an unknown number do
+/// not (both arches, compiler output), nor a number another path may have
+/// changed (hand-written).
+#[test]
+fn system_calls_that_never_return_end_paths() {
+    for obj in ["syscall-x86_64.o", "syscall-arm64.o"] {
+        let out = short(&["--enable", "fallthrough", obj]);
+        assert!(!out.contains("exit_now"), "{out}");
+        assert!(!out.contains("restore()"), "{out}");
+        assert!(out.contains("write_and_stop() falls through"), "{out}");
+        assert!(out.contains("any_call() falls through"), "{out}");
+    }
+    let out = short(&["--enable", "fallthrough", "syscall-asm-x86_64.o"]);
+    assert!(!out.contains("restore_rt"), "{out}");
+    assert!(out.contains("joined+0xe: error:"), "{out}");
+    assert!(out.contains("clobbered+0x7: error:"), "{out}");
+}
+
+/// DW_AT_noreturn on a declaration ends the path after the call; without
+/// DWARF the same code is reported.
+#[test]
+fn dwarf_noreturn_declarations_count() {
+    for arch in ["x86_64", "arm64"] {
+        let with = short(&[
+            "--enable",
+            "fallthrough",
+            &format!("noreturn-decl-g-{arch}.o"),
+        ]);
+        assert_eq!(with, "", "{arch}");
+        let without = short(&[
+            "--enable",
+            "fallthrough",
+            &format!("noreturn-decl-{arch}.o"),
+        ]);
+        assert!(
+            without.contains("check() falls through"),
+            "{arch}: {without}"
+        );
+    }
+}
+
+/// An archive is checked as linked: user.o alone falls through after
+/// my_die(); in the archive with die.o it does not, as in `ld -r` of the two;
+/// a weak definition never counts.
+#[test]
+fn an_archive_is_a_unit() {
+    let alone = short(&["--enable", "fallthrough", "archive/user.o"]);
+    assert!(alone.contains("parse() falls through"), "{alone}");
+    for unit in [
+        "archive/libdie.a",
+        "archive/linked.o",
+        "archive/libdie-arm64.a",
+    ] {
+        assert_eq!(short(&["--enable", "fallthrough", unit]), "", "{unit}");
+    }
+    let weak = short(&["--enable", "fallthrough", "archive/libdie-weak.a"]);
+    assert!(weak.contains("libdie-weak.a(user.o): parse+"), "{weak}");
+}
+
+/// Second entries that run on into their sibling are notes; the annotation
+/// silences one; running into int3 padding stays an error.
+#[test]
+fn deliberate_fall_through() {
+    let (out, code) = objlint(&["check", "--format", "short", "-q", "entries-x86_64.o"]);
+    assert!(out.contains("__memcpy_chk_erms+0x3: note:"), "{out}");
+    assert!(out.contains("__strcasecmp_x+0x7: note:"), "{out}");
+    assert!(out.contains("int3_padded+0x0: error:"), "{out}");
+    assert!(!out.contains("annotated_chk"), "{out}");
+    assert_eq!(code, 1);
+    let (out, code) = objlint(&["check", "--format", "short", "-q", "entries-arm64.o"]);
+    assert_eq!(
+        out,
+        "entries-arm64.o: __memmove_x+0xc: note: __memmove_x() falls through to next function __memcpy_x() [fallthrough]\n"
+    );
+    assert_eq!(code, 0, "a note does not fail the run");
+    let (_, code) = objlint(&["check", "-q", "--deny-warnings", "entries-arm64.o"]);
+    assert_eq!(code, 0, "nor with --deny-warnings");
+}
+
+/// Constant tables in .text are data (an STT_OBJECT, a local label or none
+/// outside every function): only the real missing ENDBR64s are reported (a
+/// global label without a type is an entry point), "reference" where the
+/// assembler left no relocation.
+#[test]
+fn tables_in_text_are_not_landing_pad_cases() {
+    let out = short(&["--enable", "ibt-missing-endbr", "tables-x86_64.o"]);
+    assert_eq!(
+        out,
+        "tables-x86_64.o: sha_block+0x27: error: relocation to !ENDBR: untyped_entry+0x0 [ibt-missing-endbr]\n\
+         tables-x86_64.o: set_funcs+0x4: error: reference to !ENDBR: blocks+0x0 [ibt-missing-endbr]\n\
+         tables-x86_64.o: set_funcs+0xe: error: relocation to !ENDBR: emit+0x0 [ibt-missing-endbr]\n"
+    );
+}
+
+/// Kernel-only rules stay off in user space unless the profile says kernel;
+/// a kernel object under `--profile user` loses them.
+#[test]
+fn profiles() {
+    let (out, code) = objlint(&["check", "--format", "short", "-q", "stack_chk-x86_64.o"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, code) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "-q",
+        "--profile",
+        "kernel",
+        "stack_chk-x86_64.o",
+    ]);
+    assert!(
+        out.contains("call to __fortify_fail() with UACCESS enabled [uaccess-call]"),
+        "{out}"
+    );
+    assert_eq!(code, 1);
+    // The config file's key does the same.
+    let d = tempfile::tempdir().unwrap();
+    let cfg = d.path().join("objlint.toml");
+    std::fs::write(&cfg, "profile = \"kernel\"\n").unwrap();
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "-q",
+        "--config",
+        cfg.to_str().unwrap(),
+        "stack_chk-x86_64.o",
+    ]);
+    assert!(out.contains("[uaccess-call]"), "{out}");
+    // A kernel object (STAC/CLAC) is detected as one; --profile user turns
+    // its kernel rules off.
+    let kernel = "../examples/uaccess-x86_64.o";
+    let (out, _) = objlint(&["check", "--format", "short", "-q", kernel]);
+    assert!(out.contains("[uaccess-call]"), "{out}");
+    let (out, _) = objlint(&[
+        "check",
+        "--format",
+        "short",
+        "-q",
+        "--profile",
+        "user",
+        kernel,
+    ]);
+    assert!(!out.contains("[uaccess-"), "{out}");
+    let (_, code) = objlint(&["check", "--profile", "bogus", kernel]);
+    assert_eq!(code, 2);
+}
+
+/// GCS: returns that do not go back to the caller break the claim; in an
+/// archive, the members that lack a property the others claim are named.
+#[test]
+fn gnu_property_gcs_and_archives() {
+    let out = short(&["--enable", "gnu-property", "gcs-arm64.o"]);
+    assert!(
+        out.contains("claims GCS, but 2 return(s) go to an address other than the one the call left in x30 (first: jumps_by_ret+0x8)"),
+        "{out}"
+    );
+    let out = short(&["--enable", "gnu-property", "props/libmixed-x86_64.a"]);
+    assert_eq!(
+        out,
+        "props/libmixed-x86_64.a(syscall-asm-x86_64.o): restore_rt+0x0: warning: does not claim IBT or SHSTK, which other objects of this archive claim (IBT: 2 of 3, SHSTK: 2 of 3 objects with code) [gnu-property]\n"
+    );
+    let out = short(&["--enable", "gnu-property", "props/libmixed-arm64.a"]);
+    assert!(
+        out.contains("(asm-arm64.o): __memmove_x+0x0: warning: does not claim BTI or PAC,"),
+        "{out}"
+    );
+    // Each object alone: nothing to compare with.
+    assert_eq!(
+        short(&["--enable", "gnu-property", "syscall-asm-x86_64.o"]),
+        ""
+    );
+}
+
+/// Landing pads of -fexceptions code are entered by the unwinder: the
+/// cleanup is not unreachable (it was, at with_cleanup.cold+0x0).
+#[test]
+fn exception_landing_pads_are_reached() {
+    for obj in ["cleanup-x86_64.o", "cleanup-arm64.o"] {
+        assert_eq!(short(&[obj]), "", "{obj}");
+    }
+}
+
+/// arm64 `mov x12, #0x1030; sub sp, sp, x12` (a frame over 4 KiB under
+/// -fstack-clash-protection) is followed: it was stack-undefined.
+#[test]
+fn arm64_large_frames_are_followed() {
+    assert_eq!(short(&["bigframe-arm64.o"]), "");
+}
