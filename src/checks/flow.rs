@@ -149,14 +149,16 @@ impl Reached {
     /// Sets instruction `base + k` of `sec` for each bit `k` of `own`.
     fn set_all(&mut self, m: &Model, sec: usize, base: usize, own: &[u64]) {
         let b = self.section(m, sec);
-        for (j, &word) in own.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let i = base + 64 * j + word.trailing_zeros() as usize;
-                word &= word - 1;
-                if let Some(w) = b.get_mut(i / 64) {
-                    *w |= 1 << (i % 64);
-                }
+        // Word by word: bit k of `own` is bit `base + k` of the section.
+        let (first, shift) = (base / 64, base % 64);
+        for (j, &word) in own.iter().enumerate().filter(|(_, w)| **w != 0) {
+            if let Some(w) = b.get_mut(first + j) {
+                *w |= word << shift;
+            }
+            if shift > 0
+                && let Some(w) = b.get_mut(first + j + 1)
+            {
+                *w |= word >> (64 - shift);
             }
         }
     }
@@ -165,6 +167,29 @@ impl Reached {
             .get(&sec)
             .and_then(|b| b.get(i / 64))
             .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+    /// Whether every instruction of `range` of `sec` was reached.
+    pub fn all(&self, sec: usize, range: std::ops::Range<usize>) -> bool {
+        if range.is_empty() {
+            return true;
+        }
+        let Some(b) = self.bits.get(&sec) else {
+            return false;
+        };
+        let (lo, hi) = (range.start, range.end - 1);
+        let mask = |from: usize, to: usize| -> u64 {
+            // Bits from..=to of one word.
+            (u64::MAX >> (63 - to)) & (u64::MAX << from)
+        };
+        if lo / 64 == hi / 64 {
+            let m = mask(lo % 64, hi % 64);
+            return b.get(lo / 64).is_some_and(|w| w & m == m);
+        }
+        let first = mask(lo % 64, 63);
+        let last = mask(0, hi % 64);
+        b.get(lo / 64).is_some_and(|w| w & first == first)
+            && b.get(hi / 64).is_some_and(|w| w & last == last)
+            && (lo / 64 + 1..hi / 64).all(|k| b.get(k) == Some(&u64::MAX))
     }
 }
 

@@ -37,8 +37,12 @@ impl Check for Unreachable {
             return;
         }
         let r = &cx.rules.unreachable;
-        let entered = entered(m);
+        // Asked only where something was not reached.
+        let entered = std::cell::OnceCell::new();
         for (fi, f) in m.functions.iter().enumerate() {
+            if facts.reached.all(f.section, m.insn_range(f)) {
+                continue;
+            }
             if f.prefix
                 || facts.cut.contains(&fi)
                 || m.special().non_standard.contains(&(f.section, f.start))
@@ -78,7 +82,9 @@ impl Check for Unreachable {
                     && code.insns[i - 1].kind == Kind::Call
                     && !listed_noreturn(cx, code, i - 1);
                 if after_call
-                    || entered.contains(&(f.section, off))
+                    || entered
+                        .get_or_init(|| entered_places(m))
+                        .contains(&(f.section, off))
                     || (off != f.start && m.symbol_starts_at(f.section, off))
                     || matches!(code.insns[i].kind, Kind::Pad(_))
                 {
@@ -106,7 +112,7 @@ impl Check for Unreachable {
 
 /// Places inside functions that execution enters from elsewhere: calls to
 /// them, and jumps from other functions (`bl .L__pmull_p8_core2`).
-fn entered(m: &Model) -> rustc_hash::FxHashSet<(usize, u64)> {
+fn entered_places(m: &Model) -> rustc_hash::FxHashSet<(usize, u64)> {
     let mut out = rustc_hash::FxHashSet::default();
     // Where the original of an alternative followed through its
     // replacement alone goes: after the site, and where its branches lead.

@@ -322,6 +322,40 @@ impl<'m, 'a> Walker<'m, 'a> {
         Some((to, falls))
     }
 
+    /// A direct call at `i` to the start of a function of this object or
+    /// to an undefined symbol, that returns, followed without a gap by the
+    /// next instruction: who it calls ([`Walker::flow`]'s answer for it).
+    #[inline]
+    fn own_call(&self, code: &SectionCode, i: usize) -> Option<Callee> {
+        let ins = &code.insns[i];
+        if ins.kind != Kind::Call || code.insns.get(i + 1)?.offset() != ins.end() {
+            return None;
+        }
+        let dest = code.dest(i);
+        let callee = match code.link(i) {
+            Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
+                Callee::Indirect { thunk: None }
+            }
+            Some(_) => Callee::Direct(dest),
+            None if matches!(dest, Dest::External { .. }) => self.callee(dest),
+            None => return None,
+        };
+        (!self.m.call_is_noreturn(code, i)).then_some(callee)
+    }
+
+    /// A return, or a jump to an undefined return thunk.
+    #[inline]
+    fn own_return(&self, code: &SectionCode, i: usize) -> bool {
+        match code.insns[i].kind {
+            Kind::Return => true,
+            Kind::Jump => {
+                let dest = code.dest(i);
+                matches!(dest, Dest::External { .. }) && self.is_return_thunk(dest)
+            }
+            _ => false,
+        }
+    }
+
     fn site_end(&self, site: &AltSite) -> Option<Loc> {
         let owner = self.m.function_containing(site.section, site.start);
         match owner {
@@ -551,9 +585,16 @@ impl<'m, 'a> Walker<'m, 'a> {
                 m.function_containing(sec, off)
             }
         };
-        // Straight-line code in bulk: the root's own instructions but its
-        // last (whose fall-through may leave the function).
-        let own = root.insns.start..root.insns.end.saturating_sub(1);
+        // Straight-line code, own jumps and calls in bulk: the root's own
+        // instructions but its last (whose fall-through may leave the
+        // function), when the function owning them ends where the root does
+        // (an alias of another size at its start ends paths elsewhere).
+        let whole = if root_index.is_some_and(|o| m.functions[o].end == root.end) {
+            root.insns.clone()
+        } else {
+            0..0
+        };
+        let own = whole.start..whole.end.saturating_sub(1);
         // Paths not yet walked, the next one to walk last. A path goes on
         // in place while it has one way to go.
         let mut work: Vec<(Next, V::State)> = vec![((entry, None), init)];
@@ -601,6 +642,73 @@ impl<'m, 'a> Walker<'m, 'a> {
                     }
                     v.edge((sec, i), (sec, to), Edge::Jump, &mut state);
                     at = ((sec, to), None);
+                    continue;
+                }
+                // A return of the root's own range (or a jump to a return
+                // thunk) with nothing on it: the step ends the path.
+                if ctx.is_none()
+                    && sec == root.section
+                    && whole.contains(&i)
+                    && self.own_return(code, i)
+                    && special.at(sec, i, ins.offset()).is_none()
+                {
+                    let arrival = Arrival {
+                        loc: (sec, i),
+                        insn: ins,
+                        marks: None,
+                        alt_site: None,
+                    };
+                    if v.arrive(&arrival, &mut state) {
+                        let step = Step {
+                            section: sec,
+                            index: i,
+                            insn: ins,
+                            code,
+                            action: Action::Return,
+                            alt_site: None,
+                            marks: None,
+                            owner: root_index,
+                            exit: None,
+                            replacement_end: None,
+                        };
+                        v.step(&step, &mut state);
+                    }
+                    break;
+                }
+                // A call of the root's own range to a function (of this
+                // object or not) that returns, with nothing on it: the
+                // step, then on to the next instruction.
+                if ctx.is_none()
+                    && sec == root.section
+                    && own.contains(&i)
+                    && let Some(callee) = self.own_call(code, i)
+                    && special.at(sec, i, ins.offset()).is_none()
+                {
+                    let arrival = Arrival {
+                        loc: (sec, i),
+                        insn: ins,
+                        marks: None,
+                        alt_site: None,
+                    };
+                    if !v.arrive(&arrival, &mut state) {
+                        break;
+                    }
+                    let step = Step {
+                        section: sec,
+                        index: i,
+                        insn: ins,
+                        code,
+                        action: Action::Call(callee),
+                        alt_site: None,
+                        marks: None,
+                        owner: root_index,
+                        exit: None,
+                        replacement_end: None,
+                    };
+                    if !v.step(&step, &mut state) {
+                        break;
+                    }
+                    at = ((sec, i + 1), None);
                     continue;
                 }
                 let marks = special.at(sec, i, ins.offset());
