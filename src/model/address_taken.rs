@@ -21,7 +21,9 @@ use crate::elf::{
     Place, STB_LOCAL, STT_FILE, STT_FUNC, STT_NOTYPE, STT_OBJECT, STT_SECTION, SymSection,
 };
 use crate::rules::{AnnotationLayout, LandingPadRules};
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::OnceLock;
 
 /// Why a reference to code needs no landing pad.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,20 +119,19 @@ impl AddressTaken {
     /// computations the assembler resolved without one.
     pub fn build(m: &Model, rules: &LandingPadRules) -> AddressTaken {
         let obj = m.obj;
-        let mut cx = Classifier {
+        let cx = Classifier {
             m,
             noendbr: noendbr_places(m, rules),
             no_pad: no_pad_places(m, rules),
-            untracked: None,
-            code_symbols: None,
-            data_objects: None,
-            global_labels: None,
-            at: AddressTaken {
-                taken: vec![false; m.functions.len()],
-                exported: vec![false; m.functions.len()],
-                ..Default::default()
-            },
+            untracked: OnceLock::new(),
+            code_symbols: OnceLock::new(),
+            data_objects: OnceLock::new(),
+            global_labels: OnceLock::new(),
         };
+        // Units of work: runs of one section's relocations, and each code
+        // section's own PC-relative address computations. Every unit's
+        // result merges into sets, so the order they finish in is moot.
+        let mut units: Vec<Unit> = Vec::new();
         for sec in &obj.sections {
             let relocs = obj.relocs(sec.index);
             let code = m.section_code(sec.index);
@@ -145,50 +146,30 @@ impl AddressTaken {
                 continue;
             }
             let export = rules.is_export_section(&sec.name);
-            let mut k = 0usize;
-            for r in relocs {
-                // The instruction holding the relocation (relocs are sorted).
-                let insn = code.and_then(|c| {
-                    while k < c.insns.len() && c.insns[k].end() <= r.offset {
-                        k += 1;
-                    }
-                    c.insns.get(k).filter(|i| i.offset() <= r.offset)
-                });
-                let bias = match m.dec.reloc_use(insn, r.offset, r.r_type) {
-                    RelocUse::Address(b) => b,
-                    RelocUse::Branch(_) | RelocUse::Partial => continue,
-                };
-                match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
-                    Place::Local { section, offset } => {
-                        let from = (sec.index, r.offset, insn.map(|i| i.offset()));
-                        let sym = &obj.symbols[r.sym];
-                        let named = (sym.st_type != STT_SECTION).then_some(Named {
-                            at_target: sym.value == offset,
-                            size: sym.size,
-                        });
-                        cx.classify(from, (section, offset), export, None, named, true);
-                    }
-                    Place::External { .. } => {
-                        if sec.is_alloc() {
-                            cx.at.external += 1;
-                        }
-                    }
-                    Place::Other => {}
-                }
+            let mut lo = 0;
+            while lo < relocs.len() {
+                let hi = (lo + RELOC_CHUNK).min(relocs.len());
+                units.push(Unit::Relocs(sec.index, lo..hi, export));
+                lo = hi;
             }
-            // `lea label(%rip)` / `adr` within one section carry no relocation.
-            if let Some(c) = code {
-                for i in c.insns.iter().filter(|i| i.kind == Kind::Other) {
-                    let Some(to) = i.imm_target() else {
-                        continue;
-                    };
-                    if obj.relocs_in(sec.index, i.offset(), i.end()).is_empty() {
-                        let from = (sec.index, i.offset(), Some(i.offset()));
-                        cx.classify(from, (sec.index, to), export, None, None, false);
-                    }
-                }
+            if code.is_some() {
+                units.push(Unit::Unrelocated(sec.index, export));
             }
         }
+        let outs: Vec<Found> = units
+            .par_iter()
+            .map(|u| {
+                let mut out = Found::default();
+                match u {
+                    Unit::Relocs(sec, range, export) => {
+                        cx.relocs(&mut out, *sec, range.clone(), *export)
+                    }
+                    Unit::Unrelocated(sec, export) => cx.unrelocated(&mut out, *sec, *export),
+                }
+                out
+            })
+            .collect();
+        let mut out = Found::default();
         // Switch-table targets that no relocation names (arm64), once each,
         // also when dispatches share the table (a duplicated dispatch block;
         // thousands in a crafted object): the first dispatch names them.
@@ -197,11 +178,32 @@ impl AddressTaken {
             for (entry, target) in t.entries() {
                 if seen.insert((t.table_section, t.table_offset, target)) {
                     let from = (t.table_section, entry, None);
-                    cx.classify(from, (t.section, target), false, Some(t.jump), None, false);
+                    cx.classify(
+                        &mut out,
+                        from,
+                        (t.section, target),
+                        false,
+                        Some(t.jump),
+                        None,
+                        false,
+                    );
                 }
             }
         }
-        let mut at = cx.at;
+        let mut at = AddressTaken {
+            taken: vec![false; m.functions.len()],
+            exported: vec![false; m.functions.len()],
+            ..Default::default()
+        };
+        for o in outs.into_iter().chain([out]) {
+            at.external += o.external;
+            at.refs.extend(o.refs);
+            at.needed.extend(o.needed);
+            for (f, export) in o.taken {
+                at.taken[f] = true;
+                at.exported[f] |= export;
+            }
+        }
         at.refs
             .sort_by_key(|r| (r.from_section, r.reloc_offset, r.to_section, r.to_offset));
         at.needed.sort_unstable();
@@ -291,20 +293,102 @@ struct Classifier<'m, 'a> {
     noendbr: HashSet<(usize, u64)>,
     no_pad: HashMap<(usize, u64), String>,
     /// Per function: has an untracked indirect jump; built on first need.
-    untracked: Option<Vec<bool>>,
+    untracked: OnceLock<Vec<bool>>,
     /// Sized `STT_NOTYPE` symbols of code: (section, start, end); built on first need.
-    code_symbols: Option<Vec<(usize, u64, u64)>>,
+    code_symbols: OnceLock<Vec<(usize, u64, u64)>>,
     /// `STT_OBJECT` symbols in code sections; built on first need.
-    data_objects: Option<Vec<(usize, u64, u64)>>,
+    data_objects: OnceLock<Vec<(usize, u64, u64)>>,
     /// Where global or weak code symbols start; built on first need.
-    global_labels: Option<HashSet<(usize, u64)>>,
-    at: AddressTaken,
+    global_labels: OnceLock<HashSet<(usize, u64)>>,
+}
+
+/// Relocations per unit of parallel work.
+const RELOC_CHUNK: usize = 1 << 13;
+
+/// A unit of [`AddressTaken::build`]'s work, with whether its section is an
+/// export table.
+enum Unit {
+    /// Relocations `range` of a section.
+    Relocs(usize, std::ops::Range<usize>, bool),
+    /// The address computations of a code section without a relocation.
+    Unrelocated(usize, bool),
+}
+
+/// What one unit found.
+#[derive(Default)]
+struct Found {
+    refs: Vec<CodeRef>,
+    needed: Vec<(usize, u64)>,
+    /// Functions whose entry is taken, and whether by an export table.
+    taken: Vec<(usize, bool)>,
+    external: usize,
 }
 
 impl Classifier<'_, '_> {
+    /// Classify relocations `range` of section `sec`.
+    fn relocs(&self, out: &mut Found, sec: usize, range: std::ops::Range<usize>, export: bool) {
+        let m = self.m;
+        let obj = m.obj;
+        let relocs = &obj.relocs(sec)[range];
+        let code = m.section_code(sec);
+        // The instruction holding each relocation (relocs are sorted).
+        let mut k = match (code, relocs.first()) {
+            (Some(c), Some(r)) => c.insns.partition_point(|i| i.end() <= r.offset),
+            _ => 0,
+        };
+        for r in relocs {
+            let insn = code.and_then(|c| {
+                while k < c.insns.len() && c.insns[k].end() <= r.offset {
+                    k += 1;
+                }
+                c.insns.get(k).filter(|i| i.offset() <= r.offset)
+            });
+            let bias = match m.dec.reloc_use(insn, r.offset, r.r_type) {
+                RelocUse::Address(b) => b,
+                RelocUse::Branch(_) | RelocUse::Partial => continue,
+            };
+            match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
+                Place::Local { section, offset } => {
+                    let from = (sec, r.offset, insn.map(|i| i.offset()));
+                    let sym = &obj.symbols[r.sym];
+                    let named = (sym.st_type != STT_SECTION).then_some(Named {
+                        at_target: sym.value == offset,
+                        size: sym.size,
+                    });
+                    self.classify(out, from, (section, offset), export, None, named, true);
+                }
+                Place::External { .. } => {
+                    if obj.sections[sec].is_alloc() {
+                        out.external += 1;
+                    }
+                }
+                Place::Other => {}
+            }
+        }
+    }
+
+    /// `lea label(%rip)` / `adr` within one section carry no relocation.
+    fn unrelocated(&self, out: &mut Found, sec: usize, export: bool) {
+        let m = self.m;
+        let Some(c) = m.section_code(sec) else {
+            return;
+        };
+        for i in c.insns.iter().filter(|i| i.kind == Kind::Other) {
+            let Some(to) = i.imm_target() else {
+                continue;
+            };
+            if m.obj.relocs_in(sec, i.offset(), i.end()).is_empty() {
+                let from = (sec, i.offset(), Some(i.offset()));
+                self.classify(out, from, (sec, to), export, None, None, false);
+            }
+        }
+    }
+
     /// Record a reference from `(section, offset, instruction)` to a place.
+    #[allow(clippy::too_many_arguments)]
     fn classify(
-        &mut self,
+        &self,
+        out: &mut Found,
         (from_section, from_offset, insn): (usize, u64, Option<u64>),
         (to_section, to_offset): (usize, u64),
         export: bool,
@@ -355,21 +439,19 @@ impl Classifier<'_, '_> {
             Some(Exemption::SameFunction)
         } else if entry.is_none()
             && insn.is_none()
-            && target_fn
-                .is_some_and(|f| self.untracked.get_or_insert_with(|| untracked_jumps(m))[f])
+            && target_fn.is_some_and(|f| self.untracked.get_or_init(|| untracked_jumps(m))[f])
         {
             Some(Exemption::JumpTable)
         } else {
             None
         };
         if exempt.is_none() {
-            self.at.needed.push((to_section, to_offset));
+            out.needed.push((to_section, to_offset));
             if let Some(f) = entry {
-                self.at.taken[f] = true;
-                self.at.exported[f] |= export;
+                out.taken.push((f, export));
             }
         }
-        self.at.refs.push(CodeRef {
+        out.refs.push(CodeRef {
             from_section,
             reloc_offset: from_offset,
             insn,
@@ -383,7 +465,7 @@ impl Classifier<'_, '_> {
 
     /// Whether a place in a code section holds data, not code (see
     /// [`Exemption::Data`]).
-    fn is_data(&mut self, section: usize, offset: u64, target_fn: Option<usize>) -> bool {
+    fn is_data(&self, section: usize, offset: u64, target_fn: Option<usize>) -> bool {
         let m = self.m;
         let in_object = self
             .data_objects()
@@ -409,10 +491,10 @@ impl Classifier<'_, '_> {
     }
 
     /// Whether a global or weak symbol that is not data starts at the place.
-    fn global_label_at(&mut self, section: usize, offset: u64) -> bool {
+    fn global_label_at(&self, section: usize, offset: u64) -> bool {
         let m = self.m;
         self.global_labels
-            .get_or_insert_with(|| {
+            .get_or_init(|| {
                 m.obj
                     .symbols
                     .iter()
@@ -433,7 +515,7 @@ impl Classifier<'_, '_> {
     /// the target not at its start: hand-written `SYM_CODE_START` routines
     /// (`STT_NOTYPE`) that take their own labels' addresses, as functions do
     /// (arm64 `adr x1, 1f` handing firmware the address to resume at).
-    fn same_code_symbol(&mut self, fs: usize, fo: u64, ts: usize, to: u64) -> bool {
+    fn same_code_symbol(&self, fs: usize, fo: u64, ts: usize, to: u64) -> bool {
         fs == ts
             && self
                 .code_symbols()
@@ -442,30 +524,30 @@ impl Classifier<'_, '_> {
     }
 
     /// Whether a sized non-function code symbol covers the place.
-    fn in_code_symbol(&mut self, section: usize, offset: u64) -> bool {
+    fn in_code_symbol(&self, section: usize, offset: u64) -> bool {
         self.code_symbols()
             .iter()
             .any(|&(s, lo, hi)| s == section && lo <= offset && offset < hi)
     }
 
     /// Whether a sized non-function code symbol ends at the place.
-    fn code_symbol_ends_at(&mut self, section: usize, offset: u64) -> bool {
+    fn code_symbol_ends_at(&self, section: usize, offset: u64) -> bool {
         self.code_symbols()
             .iter()
             .any(|&(s, _, hi)| s == section && hi == offset)
     }
 
     /// Whether a sized non-function code symbol starts at the place.
-    fn code_symbol_starts_at(&mut self, section: usize, offset: u64) -> bool {
+    fn code_symbol_starts_at(&self, section: usize, offset: u64) -> bool {
         self.code_symbols()
             .iter()
             .any(|&(s, lo, _)| s == section && lo == offset)
     }
 
     /// `STT_OBJECT` symbols in code sections: (section, start, end).
-    fn data_objects(&mut self) -> &[(usize, u64, u64)] {
+    fn data_objects(&self) -> &[(usize, u64, u64)] {
         let m = self.m;
-        self.data_objects.get_or_insert_with(|| {
+        self.data_objects.get_or_init(|| {
             m.obj
                 .symbols
                 .iter()
@@ -482,9 +564,9 @@ impl Classifier<'_, '_> {
     }
 
     /// Sized `STT_NOTYPE` symbols of code: (section, start, end).
-    fn code_symbols(&mut self) -> &[(usize, u64, u64)] {
+    fn code_symbols(&self) -> &[(usize, u64, u64)] {
         let m = self.m;
-        self.code_symbols.get_or_insert_with(|| {
+        self.code_symbols.get_or_init(|| {
             let mut v: Vec<(usize, u64, u64)> = m
                 .obj
                 .symbols

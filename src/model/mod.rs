@@ -622,6 +622,23 @@ fn resolve_branches(
     code.kinds = kinds;
 }
 
+/// Functions per parallel chunk when collecting callers.
+const CALLER_CHUNK: usize = 512;
+
+/// Per function, the functions of the object that branch to its start
+/// (compressed rows: `by[start[f]..start[f + 1]]`, in caller order; a caller
+/// branching twice is listed twice).
+struct Callers {
+    start: Vec<u32>,
+    by: Vec<u32>,
+}
+
+impl Callers {
+    fn of(&self, f: usize) -> &[u32] {
+        &self.by[self.start[f] as usize..self.start[f + 1] as usize]
+    }
+}
+
 impl<'a> Model<'a> {
     pub fn build(obj: &'a Object<'a>, rules: &Rules) -> Model<'a> {
         let dec = decoder(obj.machine);
@@ -1091,13 +1108,7 @@ impl<'a> Model<'a> {
             }
             let mut next: Vec<usize> = found
                 .iter()
-                .flat_map(|&f| {
-                    let lo = callers.partition_point(|&(c, _)| c < f);
-                    callers[lo..]
-                        .iter()
-                        .take_while(move |&&(c, _)| c == f)
-                        .map(|&(_, by)| by)
-                })
+                .flat_map(|&f| callers.of(f).iter().map(|&by| by as usize))
                 .filter(|&i| eligible(self, i))
                 .collect();
             next.sort_unstable();
@@ -1106,24 +1117,48 @@ impl<'a> Model<'a> {
         }
     }
 
-    /// (callee, caller) pairs of direct calls and jumps to function starts
-    /// from within functions of this object (recursion included), sorted by
-    /// callee.
-    fn local_callers(&self) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        for (fi, f) in self.functions.iter().enumerate() {
-            let Some(code) = self.section_code(f.section) else {
-                continue;
-            };
-            for i in self.insn_range(f) {
-                if let Some(callee) = self.branch_callee(code, i) {
-                    out.push((callee, fi));
+    /// The callers (and tail-callers) of each function: its direct calls and
+    /// jumps to function starts from within functions of this object
+    /// (recursion included). Functions are scanned in parallel chunks and
+    /// bucketed by callee, so each caller list is sorted without a sort.
+    fn local_callers(&self) -> Callers {
+        let chunks: Vec<Vec<(u32, u32)>> = self
+            .functions
+            .par_chunks(CALLER_CHUNK)
+            .enumerate()
+            .map(|(k, fs)| {
+                let mut out = Vec::new();
+                for (j, f) in fs.iter().enumerate() {
+                    let Some(code) = self.section_code(f.section) else {
+                        continue;
+                    };
+                    let fi = (k * CALLER_CHUNK + j) as u32;
+                    for i in self.insn_range(f) {
+                        if let Some(callee) = self.branch_callee(code, i) {
+                            out.push((callee as u32, fi));
+                        }
+                    }
                 }
-            }
+                out
+            })
+            .collect();
+        let mut start = vec![0u32; self.functions.len() + 1];
+        for &(callee, _) in chunks.iter().flatten() {
+            start[callee as usize + 1] += 1;
         }
-        out.sort_unstable();
-        out.dedup();
-        out
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let mut by = vec![0u32; *start.last().unwrap_or(&0) as usize];
+        // Chunks and their pairs in function order: each bucket fills in
+        // caller order, repeats adjacent.
+        for &(callee, caller) in chunks.iter().flatten() {
+            let at = &mut fill[callee as usize];
+            by[*at as usize] = caller;
+            *at += 1;
+        }
+        Callers { start, by }
     }
 
     /// The function a branch at index `i` goes to the start of.
@@ -1141,11 +1176,10 @@ impl<'a> Model<'a> {
     /// Functions some branch in this object goes to: the callees in
     /// `callers`, and the targets of branches outside every function
     /// (alternative replacements, code between functions).
-    fn branched_to(&self, callers: &[(usize, usize)]) -> Vec<bool> {
-        let mut out = vec![false; self.functions.len()];
-        for &(callee, _) in callers {
-            out[callee] = true;
-        }
+    fn branched_to(&self, callers: &Callers) -> Vec<bool> {
+        let mut out: Vec<bool> = (0..self.functions.len())
+            .map(|f| !callers.of(f).is_empty())
+            .collect();
         for (sec, code) in self.code.iter().enumerate() {
             let Some(code) = code else { continue };
             let mut inside = vec![false; code.insns.len()];

@@ -14,11 +14,16 @@ use super::Model;
 use crate::arch::Kind;
 use crate::elf::Place;
 use crate::rules::PatchableRules;
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// How far a patch site may lie before the function it belongs to, and how
 /// many NOPs after an entry are counted, in NOP units.
 const MAX_RUN: u64 = 64;
+/// Relocations or entries per unit of parallel work.
+const CHUNK: usize = 1 << 13;
+/// Instructions per unit of parallel work.
+const INSN_CHUNK: usize = 1 << 15;
 
 /// Where one entry of a patchable-entries section points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,47 +236,74 @@ impl Patchable {
             p.find_hashes(model, rules);
             return p;
         }
-        for s in &obj.sections {
-            if !s.is_alloc() || s.is_exec() || secs.contains(&s.index) {
-                continue;
-            }
-            for r in obj.relocs(s.index) {
-                // Only a NOP can be taken for a patch site's (or a place the
-                // model's decoding does not start an instruction at).
-                if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend)
-                    && let Some(code) = model.section_code(section)
-                    && code
-                        .index_at(offset)
-                        .is_none_or(|i| code.insns[i].kind == Kind::Nop)
-                {
-                    p.owned.push((section, offset));
-                }
-            }
-        }
-        p.owned.sort_unstable();
+        // Runs of relocations of data sections, checked in parallel (a
+        // vmlinux.o has millions); the result is sorted, so order is moot.
+        let units: Vec<(usize, std::ops::Range<usize>)> = obj
+            .sections
+            .iter()
+            .filter(|s| s.is_alloc() && !s.is_exec() && !secs.contains(&s.index))
+            .flat_map(|s| {
+                let n = obj.relocs(s.index).len();
+                (0..n)
+                    .step_by(CHUNK)
+                    .map(move |lo| (s.index, lo..(lo + CHUNK).min(n)))
+            })
+            .collect();
+        p.owned = units
+            .par_iter()
+            .flat_map_iter(|(sec, range)| {
+                obj.relocs(*sec)[range.clone()].iter().filter_map(|r| {
+                    // Only a NOP can be taken for a patch site's (or a place the
+                    // model's decoding does not start an instruction at).
+                    if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend)
+                        && let Some(code) = model.section_code(section)
+                        && code
+                            .index_at(offset)
+                            .is_none_or(|i| code.insns[i].kind == Kind::Nop)
+                    {
+                        Some((section, offset))
+                    } else {
+                        None
+                    }
+                })
+            })
+            .collect();
+        p.owned.par_sort_unstable();
         p.owned.dedup();
         for sec in secs {
             let size = obj.sections[sec].size;
             let relocs = obj.relocs(sec);
-            for off in (0..size / 8).map(|k| k * 8) {
-                let lo = relocs.partition_point(|r| r.offset < off);
-                let target = match relocs.get(lo).filter(|r| r.offset == off) {
-                    None => Target::Unrelocated,
-                    Some(r) => match obj.resolve(r.sym, r.addend) {
-                        Place::External { sym, .. } => Target::External { sym },
-                        Place::Other => Target::NotCode {
-                            section: None,
-                            offset: r.addend as u64,
-                        },
-                        Place::Local { section, offset } => p.site(model, section, offset),
-                    },
-                };
-                p.entries.push(Entry {
-                    section: sec,
-                    offset: off,
-                    target,
-                });
-            }
+            let n = size / 8;
+            // Entries in order, in parallel runs.
+            let entries: Vec<Entry> = (0..n.div_ceil(CHUNK as u64))
+                .into_par_iter()
+                .flat_map_iter(|c| {
+                    let from = c * CHUNK as u64;
+                    let to = (from + CHUNK as u64).min(n);
+                    let p = &p;
+                    (from..to).map(move |k| {
+                        let off = k * 8;
+                        let lo = relocs.partition_point(|r| r.offset < off);
+                        let target = match relocs.get(lo).filter(|r| r.offset == off) {
+                            None => Target::Unrelocated,
+                            Some(r) => match obj.resolve(r.sym, r.addend) {
+                                Place::External { sym, .. } => Target::External { sym },
+                                Place::Other => Target::NotCode {
+                                    section: None,
+                                    offset: r.addend as u64,
+                                },
+                                Place::Local { section, offset } => p.site(model, section, offset),
+                            },
+                        };
+                        Entry {
+                            section: sec,
+                            offset: off,
+                            target,
+                        }
+                    })
+                })
+                .collect();
+            p.entries.extend(entries);
         }
         let sites: Vec<&Site> = p.sites().collect();
         if let Some(n) = majority(sites.iter().map(|s| s.before)) {
@@ -456,26 +488,37 @@ impl Patchable {
         let obj = model.obj;
         let dec = model.dec;
         // Indirect-call checks: a hash load shortly before a kCFI trap.
+        // In parallel runs of instructions, collected in order.
         for (sec, code) in model.code.iter().enumerate() {
             let Some(code) = code else { continue };
-            let data = obj.section_data(sec);
-            for (t, ins) in code.insns.iter().enumerate() {
-                if ins.kind != Kind::Trap || !dec.kcfi_trap(&data[ins.offset() as usize..]) {
-                    continue;
-                }
-                for k in (t.saturating_sub(8)..t).rev() {
-                    let l = &code.insns[k];
-                    let bytes = &data[l.offset() as usize..l.end() as usize];
-                    if let Some(h) = dec.kcfi_hash_load(bytes) {
-                        self.checks.push(HashCheck {
-                            section: sec,
-                            offset: l.offset(),
-                            disp: h.disp.unsigned_abs(),
-                        });
-                        break;
-                    }
-                }
+            if !code.has_any(Kind::Trap.bit()) {
+                continue;
             }
+            let data = obj.section_data(sec);
+            let found: Vec<HashCheck> = code
+                .insns
+                .par_chunks(INSN_CHUNK)
+                .enumerate()
+                .flat_map_iter(|(c, run)| {
+                    run.iter().enumerate().filter_map(move |(j, ins)| {
+                        if ins.kind != Kind::Trap || !dec.kcfi_trap(&data[ins.offset() as usize..])
+                        {
+                            return None;
+                        }
+                        let t = c * INSN_CHUNK + j;
+                        (t.saturating_sub(8)..t).rev().find_map(|k| {
+                            let l = &code.insns[k];
+                            let bytes = &data[l.offset() as usize..l.end() as usize];
+                            dec.kcfi_hash_load(bytes).map(|h| HashCheck {
+                                section: sec,
+                                offset: l.offset(),
+                                disp: h.disp.unsigned_abs(),
+                            })
+                        })
+                    })
+                })
+                .collect();
+            self.checks.extend(found);
         }
         // Hashes: the `__cfi_` preamble among the preambles right before a
         // function (x86), else a data word before its prefix NOPs (arm64).
