@@ -273,6 +273,9 @@ fn link_noreturn(models: &mut [Option<Model>]) {
 }
 
 /// Run every enabled check over a model; findings sorted by place and rule.
+/// Functions from which an object's object-wide checks run side by side.
+const PARALLEL_CHECKS: usize = 4096;
+
 pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
     // Each with its place in checks::all(), which names its timing.
     let checks: Vec<_> = checks::all()
@@ -292,8 +295,32 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
             v
         })
         .collect();
-    for &(i, c) in &checks {
-        timing::time(Phase::Rule(i), || c.check_object(cx, &mut out));
+    // The walk first: nearly every object-wide check reads it, and a check
+    // waiting for another's first use would hold a thread idle while the
+    // walk's own parallel work ran on one. Then the checks side by side,
+    // their findings in check order.
+    // (Side by side only in large objects: in a module the threads are
+    // busy with other inputs.)
+    if funcs.len() < PARALLEL_CHECKS {
+        for &(i, c) in &checks {
+            timing::time(Phase::Rule(i), || c.check_object(cx, &mut out));
+        }
+    } else {
+        if checks
+            .iter()
+            .any(|(_, c)| checks::WALK_READERS.contains(&c.id()))
+        {
+            cx.flow();
+        }
+        let found: Vec<Vec<Finding>> = checks
+            .par_iter()
+            .map(|&(i, c)| {
+                let mut v = Vec::new();
+                timing::time(Phase::Rule(i), || c.check_object(cx, &mut v));
+                v
+            })
+            .collect();
+        out.extend(found.into_iter().flatten());
     }
     sort_findings(&mut out);
     out

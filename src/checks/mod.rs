@@ -249,6 +249,29 @@ pub trait Check: Sync {
 }
 
 /// All checks, in a fixed order.
+/// Checks whose object-wide part reads the walk ([`Ctx::flow`]): when one
+/// is on, the walk runs before the object-wide checks run side by side. It
+/// decides only what runs first (a check missing here costs time, not
+/// results).
+pub const WALK_READERS: &[&str] = &[
+    "fallthrough",
+    "unreachable",
+    "stack-mismatch",
+    "stack-modified-return",
+    "stack-modified-sibling-call",
+    "stack-undefined",
+    "frame-pointer",
+    "pac-ret",
+    "uaccess-call",
+    "uaccess-return",
+    "uaccess-redundant",
+    "direction-flag",
+    "intra-function-call",
+    "noinstr-call",
+    "orc-mismatch",
+    "cfi-mismatch",
+];
+
 pub fn all() -> Vec<&'static dyn Check> {
     vec![
         &fallthrough::Fallthrough,
@@ -284,4 +307,15 @@ pub fn all() -> Vec<&'static dyn Check> {
 /// Rule ids that have an implementation.
 pub fn ids() -> Vec<&'static str> {
     all().iter().map(|c| c.id()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn walk_readers_are_check_ids() {
+        let ids = super::ids();
+        for r in super::WALK_READERS {
+            assert!(ids.contains(r), "{r} is not a check id");
+        }
+    }
 }

@@ -135,16 +135,29 @@ const PAGE: u64 = 16;
 /// See [`SectionCode::pages`].
 fn page_index(insns: &[Insn]) -> Vec<u32> {
     let end = insns.last().map_or(0, |i| i.offset());
-    let mut pages = Vec::with_capacity((end / PAGE) as usize + 2);
-    let mut k = 0;
-    for p in 0..=end / PAGE + 1 {
-        while k < insns.len() && insns[k].offset() < p * PAGE {
-            k += 1;
-        }
-        pages.push(k as u32);
-    }
+    let mut pages = vec![0u32; (end / PAGE) as usize + 2];
+    // Runs of pages in parallel, each starting from a search.
+    pages
+        .par_chunks_mut(INDEX_CHUNK)
+        .with_min_len(4)
+        .enumerate()
+        .for_each(|(c, run)| {
+            let first = (c * INDEX_CHUNK) as u64;
+            let mut k = insns.partition_point(|i| i.offset() < first * PAGE);
+            for (j, slot) in run.iter_mut().enumerate() {
+                let p = first + j as u64;
+                while k < insns.len() && insns[k].offset() < p * PAGE {
+                    k += 1;
+                }
+                *slot = k as u32;
+            }
+        });
     pages
 }
+
+/// Pages or instructions per unit of parallel work in the per-section
+/// indexes (units of fewer run on one thread).
+const INDEX_CHUNK: usize = 1 << 14;
 
 impl SectionCode {
     /// The section's index.
@@ -445,26 +458,40 @@ fn decode_segments(
 /// code ([`Insn::is_plain`]; the special tables may still take that back).
 fn index_ops(insns: &mut [Insn], ops: &OpTable) {
     let offs = ops.offsets();
-    let mut k = 0;
-    let mut next = u64::MAX;
-    for ins in insns.iter_mut().rev() {
-        let plain = matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) && next == ins.end();
-        next = ins.offset();
-        ins.set_plain(plain);
-    }
-    for ins in insns.iter_mut().filter(|i| i.has_ops()) {
-        while k < offs.len() && u64::from(offs[k]) < ins.offset() {
-            k += 1;
-        }
-        ins.set_ops_index(k);
-        if ins.is_plain()
-            && !ops
-                .from_index(k, ins.offset())
-                .all(|op| matches!(op, crate::arch::Op::Stack { .. }))
-        {
-            ins.set_plain(false);
-        }
-    }
+    // Where the instruction after each run starts (none after the last).
+    let after: Vec<u64> = insns
+        .chunks(INDEX_CHUNK)
+        .skip(1)
+        .map(|c| c[0].offset())
+        .chain([u64::MAX])
+        .collect();
+    insns
+        .par_chunks_mut(INDEX_CHUNK)
+        .with_min_len(4)
+        .zip(after)
+        .for_each(|(run, after)| {
+            let mut next = after;
+            for ins in run.iter_mut().rev() {
+                let plain =
+                    matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) && next == ins.end();
+                next = ins.offset();
+                ins.set_plain(plain);
+            }
+            let mut k = offs.partition_point(|&o| u64::from(o) < run[0].offset());
+            for ins in run.iter_mut().filter(|i| i.has_ops()) {
+                while k < offs.len() && u64::from(offs[k]) < ins.offset() {
+                    k += 1;
+                }
+                ins.set_ops_index(k);
+                if ins.is_plain()
+                    && !ops
+                        .from_index(k, ins.offset())
+                        .all(|op| matches!(op, crate::arch::Op::Stack { .. }))
+                {
+                    ins.set_plain(false);
+                }
+            }
+        });
 }
 
 /// System calls that never return (`exit`, `exit_group`, `rt_sigreturn`:
