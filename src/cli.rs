@@ -586,18 +586,17 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         Err(e) => return usage_error(&e),
     };
     let (opts, rules) = &setups[0];
-    let progress = if !a.quiet && inputs.len() > 1 && std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(inputs.len() as u64).with_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects {elapsed}")
-                .expect("progress template"),
-        )
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
     let tty = std::io::stdout().is_terminal();
     let format = a
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
+    let show_progress = report::progress::wanted(
+        a.quiet,
+        format,
+        inputs.len(),
+        std::io::stderr().is_terminal(),
+    );
+    let progress = report::progress::Progress::new(inputs.len(), show_progress);
     let color = report::use_color(a.color, tty);
     let docs = opts
         .rules_doc_url
@@ -630,7 +629,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         (r, o)
     };
     engine::check_inputs_streaming_with(&inputs, &setup, &mut |reports| {
-        progress.inc(1);
+        progress.inc();
         let deny = setups[which[next]].0.deny_warnings;
         next += 1;
         for mut r in reports {
@@ -640,12 +639,20 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             if let Some(f) = filter.as_mut() {
                 f.retain_new(&r.file, &mut r.findings);
             }
-            if !failed && tally.emit(&r, deny, em.as_mut(), &mut out).is_err() {
-                failed = true;
+            // With a bar on the terminal, each object's output goes out
+            // whole while the bar is off the screen.
+            if failed {
+                continue;
             }
+            failed = progress
+                .suspend(|| {
+                    tally.emit(&r, deny, em.as_mut(), &mut out)?;
+                    if show_progress { out.flush() } else { Ok(()) }
+                })
+                .is_err();
         }
     });
-    progress.finish_and_clear();
+    progress.finish();
     if failed {
         return 2;
     }
