@@ -19,6 +19,7 @@ use std::time::Instant;
 #[command(
     name = "objlint",
     version,
+    propagate_version = true,
     about = "Static validator for kernel ELF objects (x86-64, arm64)"
 )]
 pub struct Cli {
@@ -46,6 +47,7 @@ pub enum Cmd {
     Precommit(PrecommitArgs),
     /// Print a shell completion script.
     Completions {
+        /// The shell to complete in.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
@@ -101,12 +103,15 @@ impl clap::builder::TypedValueParser for RuleId {
 
 #[derive(Args, Debug)]
 pub struct SymdiffArgs {
+    /// Output format (default: human on a terminal, short otherwise).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Also list symbols that were only added.
     #[arg(long)]
     pub verbose: bool,
+    /// The object before the rewrite.
     pub before: PathBuf,
+    /// The object after it.
     pub after: PathBuf,
 }
 
@@ -120,10 +125,16 @@ pub enum SealMode {
 
 #[derive(Args, Debug)]
 pub struct SealArgs {
+    /// How to seal: overwrite the pads with NOPs, or list them in a section.
     #[arg(long, value_enum)]
     pub mode: SealMode,
     /// Output file.
-    #[arg(short, long, required_unless_present = "in_place")]
+    #[arg(
+        short,
+        long,
+        required_unless_present = "in_place",
+        conflicts_with = "in_place"
+    )]
     pub output: Option<PathBuf>,
     /// Replace the input (through a temporary file and rename).
     #[arg(long)]
@@ -131,6 +142,7 @@ pub struct SealArgs {
     /// The input is a linked whole: every function not referenced from data qualifies.
     #[arg(long)]
     pub link: bool,
+    /// The object to seal.
     pub input: PathBuf,
 }
 
@@ -157,6 +169,7 @@ pub struct UnwindArgs {
     /// Folder of rule files replacing the built-in ones.
     #[arg(long)]
     pub rules: Option<PathBuf>,
+    /// The object to compute the table of.
     pub file: PathBuf,
 }
 
@@ -239,7 +252,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub rules: Option<PathBuf>,
     /// Treat objects as built with IBT/BTI.
-    #[arg(long, overrides_with = "no_ibt")]
+    #[arg(long, conflicts_with = "no_ibt")]
     pub ibt: bool,
     /// Treat objects as built without IBT/BTI.
     #[arg(long = "no-ibt")]
@@ -249,7 +262,7 @@ pub struct CheckArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub mitigations: Option<Vec<String>>,
     /// Treat objects as built with frame pointers (frame-pointer rule).
-    #[arg(long, overrides_with = "no_frame_pointer")]
+    #[arg(long, conflicts_with = "no_frame_pointer")]
     pub frame_pointer: bool,
     /// Treat objects as built without frame pointers.
     #[arg(long = "no-frame-pointer")]
@@ -446,6 +459,11 @@ pub fn setup_from(
                 "{place}: unknown rule {r:?} (see `objlint rules`){hint}"
             ));
         }
+    }
+    if let Some(r) = a.enable.iter().find(|r| a.disable.contains(r)) {
+        return Err(format!(
+            "--enable and --disable both name {r:?}: say which one you mean"
+        ));
     }
     if !a.enable.is_empty() {
         opts.only = Some(a.enable.iter().cloned().collect());
