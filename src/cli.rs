@@ -207,6 +207,10 @@ pub struct LspArgs {
     /// Config file (default: objlint.toml in the workspace root or above).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Look for rebuilt objects every 250 ms instead of through file-system
+    /// notifications (for network file systems that send none).
+    #[arg(long)]
+    pub poll: bool,
 }
 
 #[derive(Args, Debug)]
