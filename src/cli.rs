@@ -19,6 +19,7 @@ use std::time::Instant;
 #[command(
     name = "objlint",
     version,
+    propagate_version = true,
     about = "Static validator for kernel ELF objects (x86-64, arm64)"
 )]
 pub struct Cli {
@@ -46,6 +47,7 @@ pub enum Cmd {
     Precommit(PrecommitArgs),
     /// Print a shell completion script.
     Completions {
+        /// The shell to complete in.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
@@ -101,12 +103,15 @@ impl clap::builder::TypedValueParser for RuleId {
 
 #[derive(Args, Debug)]
 pub struct SymdiffArgs {
+    /// Output format (default: human on a terminal, short otherwise).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Also list symbols that were only added.
     #[arg(long)]
     pub verbose: bool,
+    /// The object before the rewrite.
     pub before: PathBuf,
+    /// The object after it.
     pub after: PathBuf,
 }
 
@@ -120,10 +125,16 @@ pub enum SealMode {
 
 #[derive(Args, Debug)]
 pub struct SealArgs {
+    /// How to seal: overwrite the pads with NOPs, or list them in a section.
     #[arg(long, value_enum)]
     pub mode: SealMode,
     /// Output file.
-    #[arg(short, long, required_unless_present = "in_place")]
+    #[arg(
+        short,
+        long,
+        required_unless_present = "in_place",
+        conflicts_with = "in_place"
+    )]
     pub output: Option<PathBuf>,
     /// Replace the input (through a temporary file and rename).
     #[arg(long)]
@@ -131,6 +142,7 @@ pub struct SealArgs {
     /// The input is a linked whole: every function not referenced from data qualifies.
     #[arg(long)]
     pub link: bool,
+    /// The object to seal.
     pub input: PathBuf,
 }
 
@@ -157,6 +169,7 @@ pub struct UnwindArgs {
     /// Folder of rule files replacing the built-in ones.
     #[arg(long)]
     pub rules: Option<PathBuf>,
+    /// The object to compute the table of.
     pub file: PathBuf,
 }
 
@@ -194,6 +207,10 @@ pub struct LspArgs {
     /// Config file (default: objlint.toml in the workspace root or above).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Look for rebuilt objects every 250 ms instead of through file-system
+    /// notifications (for network file systems that send none).
+    #[arg(long)]
+    pub poll: bool,
 }
 
 #[derive(Args, Debug)]
@@ -239,7 +256,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub rules: Option<PathBuf>,
     /// Treat objects as built with IBT/BTI.
-    #[arg(long, overrides_with = "no_ibt")]
+    #[arg(long, conflicts_with = "no_ibt")]
     pub ibt: bool,
     /// Treat objects as built without IBT/BTI.
     #[arg(long = "no-ibt")]
@@ -249,7 +266,7 @@ pub struct CheckArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub mitigations: Option<Vec<String>>,
     /// Treat objects as built with frame pointers (frame-pointer rule).
-    #[arg(long, overrides_with = "no_frame_pointer")]
+    #[arg(long, conflicts_with = "no_frame_pointer")]
     pub frame_pointer: bool,
     /// Treat objects as built without frame pointers.
     #[arg(long = "no-frame-pointer")]
@@ -447,6 +464,11 @@ pub fn setup_from(
             ));
         }
     }
+    if let Some(r) = a.enable.iter().find(|r| a.disable.contains(r)) {
+        return Err(format!(
+            "--enable and --disable both name {r:?}: say which one you mean"
+        ));
+    }
     if !a.enable.is_empty() {
         opts.only = Some(a.enable.iter().cloned().collect());
     }
@@ -586,18 +608,17 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         Err(e) => return usage_error(&e),
     };
     let (opts, rules) = &setups[0];
-    let progress = if !a.quiet && inputs.len() > 1 && std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(inputs.len() as u64).with_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects {elapsed}")
-                .expect("progress template"),
-        )
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
     let tty = std::io::stdout().is_terminal();
     let format = a
         .format
         .unwrap_or(if tty { Format::Human } else { Format::Short });
+    let show_progress = report::progress::wanted(
+        a.quiet,
+        format,
+        inputs.len(),
+        std::io::stderr().is_terminal(),
+    );
+    let progress = report::progress::Progress::new(inputs.len(), show_progress);
     let color = report::use_color(a.color, tty);
     let docs = opts
         .rules_doc_url
@@ -630,7 +651,7 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
         (r, o)
     };
     engine::check_inputs_streaming_with(&inputs, &setup, &mut |reports| {
-        progress.inc(1);
+        progress.inc();
         let deny = setups[which[next]].0.deny_warnings;
         next += 1;
         for mut r in reports {
@@ -640,12 +661,20 @@ pub(crate) fn run_check(a: CheckArgs) -> i32 {
             if let Some(f) = filter.as_mut() {
                 f.retain_new(&r.file, &mut r.findings);
             }
-            if !failed && tally.emit(&r, deny, em.as_mut(), &mut out).is_err() {
-                failed = true;
+            // With a bar on the terminal, each object's output goes out
+            // whole while the bar is off the screen.
+            if failed {
+                continue;
             }
+            failed = progress
+                .suspend(|| {
+                    tally.emit(&r, deny, em.as_mut(), &mut out)?;
+                    if show_progress { out.flush() } else { Ok(()) }
+                })
+                .is_err();
         }
     });
-    progress.finish_and_clear();
+    progress.finish();
     if failed {
         return 2;
     }

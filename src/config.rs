@@ -145,6 +145,7 @@ impl Mitigations {
     /// names from [`Mitigations::NAMES`].
     pub fn parse<S: AsRef<str>>(names: &[S]) -> Result<Mitigations, String> {
         let mut m = Mitigations::default();
+        let mut none = false;
         for n in names {
             match n.as_ref().trim() {
                 "retpoline" => m.retpoline = true,
@@ -154,7 +155,8 @@ impl Mitigations {
                     m.sls = true;
                     m.sls_blr = true
                 }
-                "none" | "" => {}
+                "none" => none = true,
+                "" => {}
                 other => {
                     let hint = crate::rules::closest(other, Mitigations::NAMES)
                         .map(|s| format!("; did you mean {s}?"))
@@ -165,6 +167,9 @@ impl Mitigations {
                     ));
                 }
             }
+        }
+        if none && m != Mitigations::default() {
+            return Err("none cannot go with a mitigation".into());
         }
         Ok(m)
     }

@@ -3,8 +3,11 @@
 //! When a C or assembly source is opened or saved, the objects built from it
 //! (found through `compile_commands.json`) are checked on a worker thread and
 //! their findings published as diagnostics, at the source lines DWARF maps
-//! them to. A poller re-checks an object when it changes on disk (a rebuild);
-//! diagnostics that went away are cleared. The loop never waits for a check.
+//! them to. An object is checked again when it changes on disk (a rebuild),
+//! seen through file-system notifications (the `notify` crate: inotify,
+//! FSEvents, ...) on the folders of the objects and the config, or by
+//! polling where those cannot be had (`--poll`, or a folder that cannot be
+//! watched); diagnostics that went away are cleared. The loop never waits for a check.
 //! A source saved since its object was built gets a notice instead of stale
 //! ranges. A finding that a config entry settles (a noreturn or uaccess-safe
 //! name) comes with a code action that adds it to `objlint.toml`; the server
@@ -39,8 +42,22 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-/// How often objects are looked at for a rebuild.
+/// How often objects are looked at for a rebuild without notifications,
+/// and after a change was seen, until it holds.
 const POLL: Duration = Duration::from_millis(250);
+/// With notifications: a look anyway this often, in case one was missed.
+const IDLE: Duration = Duration::from_secs(60);
+
+/// What `initializationOptions` may say.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct InitOptions {
+    /// Where compile_commands.json is, over `--build-dir`.
+    build_dir: Option<PathBuf>,
+    /// The rule documentation link (`{rule}` for the id), over the
+    /// config's `rules_doc_url`.
+    rules_doc_url: Option<String>,
+}
 
 enum Event {
     Lsp(Message),
@@ -92,6 +109,8 @@ struct Server {
     objects: BTreeMap<PathBuf, Tracked>,
     jobs: Sender<(PathBuf, Setup)>,
     watched: Arc<Mutex<BTreeMap<PathBuf, Option<Stamp>>>>,
+    /// Tells the watcher that `watched` has new files (folders to watch).
+    poke: Sender<()>,
 }
 
 pub fn run(a: &LspArgs) -> i32 {
@@ -124,16 +143,27 @@ pub fn run(a: &LspArgs) -> i32 {
         }
     };
     let root = workspace_root(&init);
-    let iopts = init.initialization_options.unwrap_or_default();
-    let build_dir = iopts
-        .get("buildDir")
-        .and_then(|v| v.as_str())
-        .map(PathBuf::from)
-        .or_else(|| a.build_dir.clone());
-    let docs_override = iopts
-        .get("rulesDocUrl")
-        .and_then(|v| v.as_str())
-        .map(str::to_string);
+    let (iopts, iopts_error) = match init.initialization_options.clone() {
+        None | Some(serde_json::Value::Null) => (InitOptions::default(), None),
+        Some(v) => match serde_json::from_value::<InitOptions>(v) {
+            Ok(o) => (o, None),
+            Err(e) => (
+                InitOptions::default(),
+                Some(format!("initializationOptions ignored: {e}")),
+            ),
+        },
+    };
+    let build_dir = iopts.build_dir.or_else(|| a.build_dir.clone());
+    let mut docs_error = None;
+    let docs_override = iopts.rules_doc_url.filter(|u| {
+        let ok = crate::report::is_doc_url(u);
+        if !ok {
+            docs_error = Some(format!(
+                "rulesDocUrl {u:?} ignored: not an absolute URL (scheme:..., no spaces)"
+            ));
+        }
+        ok
+    });
     let config = config_path(&root, a.config.as_deref());
     let (rules, opts) = match check_setup(&root, a.config.as_deref()) {
         Ok(x) => x,
@@ -152,7 +182,8 @@ pub fn run(a: &LspArgs) -> i32 {
     )])));
     spawn_forwarder(conn.receiver.clone(), events.clone());
     spawn_worker(job_rx, events.clone());
-    spawn_poller(watched.clone(), events);
+    let (poke, poked) = mpsc::channel();
+    let how = spawn_watcher(watched.clone(), events, poke.clone(), poked, a.poll);
 
     let mut s = Server {
         out: conn,
@@ -167,8 +198,16 @@ pub fn run(a: &LspArgs) -> i32 {
         objects: BTreeMap::new(),
         jobs,
         watched,
+        poke,
     };
     s.docs = s.docs_url();
+    s.log(
+        MessageType::INFO,
+        format!("objlint lsp: rebuilds seen by {how}"),
+    );
+    for e in [iopts_error, docs_error].into_iter().flatten() {
+        s.log(MessageType::WARNING, e);
+    }
     let code = s.main_loop(&rx);
     drop(s);
     let _ = io.join();
@@ -243,34 +282,105 @@ fn spawn_worker(jobs: Receiver<(PathBuf, Setup)>, to: Sender<Event>) {
     });
 }
 
-/// Reports objects whose (mtime, size) changed and then held for one poll,
-/// so a check does not read a half-written object.
-fn spawn_poller(watched: Arc<Mutex<BTreeMap<PathBuf, Option<Stamp>>>>, to: Sender<Event>) {
+/// How long the watcher waits for a notification before it looks at the
+/// files anyway: [`IDLE`] when notifications cover every watched folder and
+/// no change is waiting to hold, else [`POLL`].
+fn next_look(notified: bool, pending: bool) -> Duration {
+    if notified && !pending { IDLE } else { POLL }
+}
+
+/// Reports watched files whose (mtime, size) changed and then held for one
+/// look, so a check does not read a half-written object. The files are
+/// looked at when a notification says something changed in their folders
+/// (or `poke` says there are new files), else every [`POLL`] when
+/// notifications cannot be had (`poll`, or no watcher, or a folder that
+/// cannot be watched, e.g. one not made yet: it is tried again). Returns how
+/// it watches, in words.
+fn spawn_watcher(
+    watched: Arc<Mutex<BTreeMap<PathBuf, Option<Stamp>>>>,
+    to: Sender<Event>,
+    poke: Sender<()>,
+    poked: Receiver<()>,
+    poll: bool,
+) -> &'static str {
+    use notify::Watcher as _;
+    let mut watcher = if poll {
+        None
+    } else {
+        let wake = poke.clone();
+        notify::recommended_watcher(move |r: notify::Result<notify::Event>| {
+            if r.is_ok() {
+                let _ = wake.send(());
+            }
+        })
+        .ok()
+    };
+    let how = if watcher.is_some() {
+        "file-system notifications"
+    } else {
+        "polling"
+    };
     std::thread::spawn(move || {
+        // Keeps the channel open when there is no watcher.
+        let _poke = poke;
+        // Folders of watched files: whether notifications come from them.
+        let mut dirs: BTreeMap<PathBuf, bool> = BTreeMap::new();
         let mut last: BTreeMap<PathBuf, Option<Stamp>> = BTreeMap::new();
         loop {
-            std::thread::sleep(POLL);
             let paths: Vec<(PathBuf, Option<Stamp>)> = watched
                 .lock()
                 .unwrap()
                 .iter()
                 .map(|(p, s)| (p.clone(), *s))
                 .collect();
+            if let Some(w) = watcher.as_mut() {
+                let want: BTreeSet<PathBuf> = paths
+                    .iter()
+                    .filter_map(|(p, _)| p.parent().map(Path::to_path_buf))
+                    .collect();
+                dirs.retain(|d, ok| {
+                    let keep = want.contains(d);
+                    if !keep && *ok {
+                        let _ = w.unwatch(d);
+                    }
+                    keep
+                });
+                for d in want {
+                    if !dirs.get(&d).copied().unwrap_or(false) {
+                        let ok = w.watch(&d, notify::RecursiveMode::NonRecursive).is_ok();
+                        dirs.insert(d, ok);
+                    }
+                }
+            }
+            let notified = watcher.is_some() && dirs.values().all(|ok| *ok);
             last.retain(|p, _| paths.iter().any(|(q, _)| q == p));
+            let mut pending = false;
             for (p, seen) in paths {
                 let now = stamp(&p);
                 let prev = last.insert(p.clone(), now);
-                if now != seen && prev == Some(now) && now.is_some() {
+                if now == seen || now.is_none() {
+                    continue;
+                }
+                if prev == Some(now) {
                     if let Some(s) = watched.lock().unwrap().get_mut(&p) {
                         *s = now;
                     }
                     if to.send(Event::Changed(p)).is_err() {
                         return;
                     }
+                } else {
+                    pending = true;
                 }
+            }
+            match poked.recv_timeout(next_look(notified, pending)) {
+                // Whatever else came in the meantime is seen by this look.
+                Ok(()) => while poked.try_recv().is_ok() {},
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
             }
         }
     });
+    how
 }
 
 impl Server {
@@ -522,6 +632,7 @@ impl Server {
                 .unwrap()
                 .entry(obj.clone())
                 .or_insert(None);
+            let _ = self.poke.send(());
             self.queue(&obj);
         }
     }
@@ -650,16 +761,41 @@ impl Server {
                 diagnostics,
                 version: None,
             };
-            self.notify(PublishDiagnostics::METHOD, p);
+            self.notify::<PublishDiagnostics>(p);
         }
     }
 
     fn log(&self, typ: MessageType, message: String) {
-        self.notify(LogMessage::METHOD, LogMessageParams { typ, message });
+        self.notify::<LogMessage>(LogMessageParams { typ, message });
     }
 
-    fn notify(&self, method: &str, params: impl serde::Serialize) {
-        let n = Notification::new(method.to_string(), params);
+    /// Sends notification `N` with its own params type.
+    fn notify<N: lsp_types::notification::Notification>(&self, params: N::Params) {
+        let n = Notification::new(N::METHOD.to_string(), params);
         let _ = self.out.sender.send(n.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{IDLE, InitOptions, POLL, next_look};
+
+    #[test]
+    fn looks_often_only_without_notifications_or_while_a_change_settles() {
+        assert_eq!(next_look(true, false), IDLE);
+        assert_eq!(next_look(true, true), POLL);
+        assert_eq!(next_look(false, false), POLL);
+        assert_eq!(next_look(false, true), POLL);
+    }
+
+    #[test]
+    fn initialization_options_are_typed() {
+        let o: InitOptions = serde_json::from_value(serde_json::json!({
+            "buildDir": "out", "rulesDocUrl": "https://d/R.md#{rule}", "other": 1
+        }))
+        .unwrap();
+        assert_eq!(o.build_dir.as_deref(), Some(std::path::Path::new("out")));
+        assert_eq!(o.rules_doc_url.as_deref(), Some("https://d/R.md#{rule}"));
+        assert!(serde_json::from_value::<InitOptions>(serde_json::json!({"buildDir": 3})).is_err());
     }
 }

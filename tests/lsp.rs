@@ -20,8 +20,14 @@ struct Client {
 
 impl Client {
     fn start(root: &Path) -> Client {
+        Client::start_with(root, &[])
+    }
+
+    /// `objlint lsp ARGS...`.
+    fn start_with(root: &Path, args: &[&str]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_objlint"))
             .arg("lsp")
+            .args(args)
             .current_dir(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -169,16 +175,26 @@ fn workspace() -> tempfile::TempDir {
 /// The workspace's objlint.toml: where rule documentation links point.
 const CONFIG: &str = "# docs\nrules_doc_url = \"https://docs.example/objlint/RULES.md#{rule}\"\n";
 
-fn initialize(c: &mut Client, root: &Path) {
+/// The handshake; returns the server's first log line, how it sees rebuilds.
+fn initialize(c: &mut Client, root: &Path) -> String {
+    initialize_with(c, root, Value::Null)
+}
+
+fn initialize_with(c: &mut Client, root: &Path, options: Value) -> String {
     let r = c.request(
         "initialize",
-        json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+        json!({"processId": null, "rootUri": uri(root), "capabilities": {},
+               "initializationOptions": options}),
     );
     assert!(
         r["result"]["capabilities"]["textDocumentSync"]["openClose"] == true,
         "{r}"
     );
     c.notify("initialized", json!({}));
+    let log = c.wait(|m| m["method"] == "window/logMessage");
+    let how = log["params"]["message"].as_str().unwrap().to_string();
+    assert!(how.starts_with("objlint lsp: rebuilds seen by "), "{log}");
+    how
 }
 
 fn open(c: &mut Client, p: &Path) {
@@ -199,13 +215,21 @@ fn flatten(got: &[(PathBuf, Vec<Value>)]) -> Vec<(PathBuf, Value)> {
 /// Holds with or without DWARF line mapping: the rule, severity, source and
 /// the two findings of driver.o are published, the one in stop() (whose code
 /// is in driver.c itself) on driver.c; a rebuilt clean object clears them.
+/// The rebuild is seen through file-system notifications (on Linux): without
+/// one the server would look only after a minute, past `wait`'s 30 s.
 #[test]
 fn publishes_and_clears_diagnostics() {
     let t = workspace();
     let root = t.path();
     let src = root.join("driver.c");
     let mut c = Client::start(root);
-    initialize(&mut c, root);
+    let how = initialize(&mut c, root);
+    if cfg!(target_os = "linux") {
+        assert_eq!(
+            how,
+            "objlint lsp: rebuilds seen by file-system notifications"
+        );
+    }
     open(&mut c, &src);
     let got = c.diagnostics(&[&src]);
     let all = flatten(&got);
@@ -502,5 +526,89 @@ fn exit_without_shutdown_is_an_error() {
         }
         assert!(Instant::now() < deadline, "objlint lsp did not exit");
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `--poll`: no notifications; the rebuild is seen by looking every 250 ms.
+#[test]
+fn rebuild_seen_by_polling() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    let mut c = Client::start_with(root, &["--poll"]);
+    assert_eq!(
+        initialize(&mut c, root),
+        "objlint lsp: rebuilds seen by polling"
+    );
+    open(&mut c, &src);
+    let got = c.diagnostics(&[&src]);
+    assert_eq!(flatten(&got).len(), 2, "{got:#?}");
+    let files: Vec<PathBuf> = got.iter().map(|(p, _)| p.clone()).collect();
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::copy(
+        Path::new(FIXTURES).join("driver-fixed.o"),
+        root.join("obj/driver.o"),
+    )
+    .unwrap();
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let after = c.diagnostics(&refs);
+    assert!(flatten(&after).is_empty(), "{after:#?}");
+    c.stop();
+}
+
+/// The object's folder does not exist yet, so it cannot be watched: the
+/// server polls for it until it can, and sees the object when it is built.
+#[test]
+fn object_in_a_folder_made_later() {
+    let t = workspace();
+    let root = t.path();
+    let src = root.join("driver.c");
+    std::fs::remove_dir_all(root.join("obj")).unwrap();
+    let mut c = Client::start(root);
+    initialize(&mut c, root);
+    open(&mut c, &src);
+    let log = c.wait(|m| m["method"] == "window/logMessage");
+    assert!(log.to_string().contains("not built yet"), "{log}");
+    std::fs::create_dir(root.join("obj")).unwrap();
+    std::fs::copy(
+        Path::new(FIXTURES).join("driver.o"),
+        root.join("obj/driver.o"),
+    )
+    .unwrap();
+    let got = c.diagnostics(&[&src]);
+    assert_eq!(flatten(&got).len(), 2, "{got:#?}");
+    c.stop();
+}
+
+/// Initialization options of the wrong shape, or a documentation link that
+/// is no URL, are ignored with a warning; the server works on.
+#[test]
+fn bad_initialization_options_are_warned_about() {
+    for (options, says) in [
+        (json!({"buildDir": 3}), "initializationOptions ignored"),
+        (
+            json!({"rulesDocUrl": "docs/RULES.md"}),
+            "rulesDocUrl \"docs/RULES.md\" ignored",
+        ),
+    ] {
+        let t = workspace();
+        let root = t.path();
+        let src = root.join("driver.c");
+        let mut c = Client::start(root);
+        initialize_with(&mut c, root, options);
+        let log = c.wait(|m| m["method"] == "window/logMessage");
+        assert_eq!(log["params"]["type"], 2, "{log}");
+        let msg = log["params"]["message"].as_str().unwrap();
+        assert!(msg.contains(says), "{log}");
+        open(&mut c, &src);
+        let got = c.diagnostics(&[&src]);
+        let all = flatten(&got);
+        assert_eq!(all.len(), 2, "{got:#?}");
+        // The config's link, not the bad one.
+        assert_eq!(
+            all[0].1["codeDescription"]["href"],
+            "https://docs.example/objlint/RULES.md#fallthrough"
+        );
+        c.stop();
     }
 }

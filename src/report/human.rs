@@ -6,9 +6,10 @@ use super::{Emitter, location, source_position, target_location};
 use crate::checks::Finding;
 use crate::engine::ObjectReport;
 use crate::rules::Severity;
-use codespan_reporting::diagnostic::{Diagnostic, Label, Severity as CsSeverity};
+use codespan_reporting::diagnostic::{Diagnostic, Label, LabelStyle, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, Config, Styles, StylesWriter, termcolor};
+use codespan_reporting::term::termcolor::{self, WriteColor};
+use codespan_reporting::term::{self, Chars, Config, Styles, StylesWriter};
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -112,58 +113,137 @@ fn context_after(line: u32, want: usize) -> usize {
     want.min((widest - u64::from(line)) as usize)
 }
 
+/// The disassembly snippet of a finding without a source line: a header
+/// that names the object and section (no `:line:column`, since there are no
+/// lines), section offsets in the gutter as objdump prints them, the
+/// instruction the finding is about marked, then the notes. Drawn with
+/// codespan-reporting's characters and styles so it reads like its
+/// source snippets.
+struct Disassembly<'a> {
+    severity: CsSeverity,
+    code: &'a str,
+    message: &'a str,
+    /// What the snippet is: `disassembly of SECTION in FILE`.
+    origin: String,
+    lines: &'a [crate::checks::Line],
+    notes: &'a [String],
+}
+
+impl Disassembly<'_> {
+    fn render(&self, w: &mut dyn WriteColor, styles: &Styles, chars: &Chars) -> io::Result<()> {
+        let gutter: Vec<String> = self
+            .lines
+            .iter()
+            .map(|l| format!("{:#x}", l.offset))
+            .collect();
+        let pad = gutter.iter().map(String::len).max().unwrap_or(0);
+        let bar = |w: &mut dyn WriteColor| -> io::Result<()> {
+            w.set_color(&styles.source_border)?;
+            write!(w, "{}", chars.source_border_left)?;
+            w.reset()
+        };
+        let border = |w: &mut dyn WriteColor| -> io::Result<()> {
+            write!(w, "{:pad$} ", "")?;
+            bar(w)
+        };
+        // error[rule]: message
+        w.set_color(styles.header(self.severity))?;
+        write!(w, "{}[{}]", severity_name(self.severity), self.code)?;
+        w.set_color(&styles.header_message)?;
+        write!(w, ": {}", self.message)?;
+        w.reset()?;
+        writeln!(w)?;
+        if !self.lines.is_empty() {
+            //    ┌─ disassembly of .text in drv.o
+            write!(w, "{:pad$} ", "")?;
+            w.set_color(&styles.source_border)?;
+            write!(w, "{}", chars.snippet_start)?;
+            w.reset()?;
+            writeln!(w, " {}", self.origin)?;
+            border(w)?;
+            writeln!(w)?;
+            for (l, at) in self.lines.iter().zip(&gutter) {
+                // 0x10 │ call ...
+                w.set_color(&styles.line_number)?;
+                write!(w, "{at:>pad$}")?;
+                w.reset()?;
+                write!(w, " ")?;
+                bar(w)?;
+                writeln!(w, " {}", l.text.trim_end())?;
+                if l.primary {
+                    //      │ ^^^^ here
+                    border(w)?;
+                    write!(w, " ")?;
+                    w.set_color(styles.label(self.severity, LabelStyle::Primary))?;
+                    let carets: String = std::iter::repeat_n(
+                        chars.single_primary_caret,
+                        l.text.trim_end().chars().count().max(1),
+                    )
+                    .collect();
+                    write!(w, "{carets} here")?;
+                    w.reset()?;
+                    writeln!(w)?;
+                }
+            }
+            if !self.notes.is_empty() {
+                border(w)?;
+                writeln!(w)?;
+            }
+        }
+        //      = note
+        for note in self.notes {
+            for (i, line) in note.lines().enumerate() {
+                write!(w, "{:pad$} ", "")?;
+                if i == 0 {
+                    w.set_color(&styles.note_bullet)?;
+                    write!(w, "{}", chars.note_bullet)?;
+                    w.reset()?;
+                } else {
+                    write!(w, " ")?;
+                }
+                writeln!(w, " {line}")?;
+            }
+        }
+        writeln!(w)
+    }
+}
+
+fn severity_name(s: CsSeverity) -> &'static str {
+    match s {
+        CsSeverity::Bug => "bug",
+        CsSeverity::Error => "error",
+        CsSeverity::Warning => "warning",
+        CsSeverity::Help => "help",
+        CsSeverity::Note => "note",
+    }
+}
+
 impl Emitter for Human {
     fn object(&mut self, rep: &ObjectReport, w: &mut dyn Write) -> io::Result<()> {
         for f in &rep.findings {
-            let mut config = Config {
-                before_label_lines: 6,
-                after_label_lines: 2,
-                ..Config::default()
-            };
             let loc = location(f.symbol.as_deref(), f.symbol_offset, &f.section, f.offset);
-            let primary_insn = f.context.iter().find(|l| l.primary);
-            let mut notes = Vec::new();
-            let (name, text, primary): (String, Rc<str>, Option<Range<usize>>) =
-                match self.source_snippet(rep, f) {
-                    Some((name, text, range)) => {
-                        let insn = primary_insn.map_or(String::new(), |l| format!(": {}", l.text));
-                        notes.push(format!("in {} {} at {loc}{insn}", rep.file, f.section));
-                        if let Some(s) = &f.source {
-                            config.after_label_lines = context_after(s.line, 2);
-                        }
-                        (name, text, Some(range))
-                    }
-                    None => {
-                        let mut text = String::new();
-                        let mut primary = None;
-                        for l in &f.context {
-                            let start = text.len();
-                            text.push_str(&format!("{:>8x}:  {}\n", l.offset, l.text));
-                            if l.primary {
-                                primary = Some(start + 11..text.len() - 1);
-                            }
-                        }
-                        if let Some(s) = &f.source {
-                            notes.push(format!("source: {}", source_position(s)));
-                        }
-                        (
-                            format!("{} {} ({})", rep.file, f.section, loc),
-                            Rc::from(text),
-                            primary,
-                        )
-                    }
-                };
-            let file = SimpleFile::new(name, &*text);
             let sev = match f.severity {
                 Severity::Error => CsSeverity::Error,
                 Severity::Note => CsSeverity::Note,
                 _ => CsSeverity::Warning,
             };
-            let mut d = Diagnostic::new(sev)
-                .with_message(format!("{loc}: {}", f.message))
-                .with_code(f.rule);
-            if let Some(r) = primary {
-                d = d.with_labels(vec![Label::primary((), r).with_message("here")]);
+            let message = format!("{loc}: {}", f.message);
+            let mut notes = Vec::new();
+            let source = self.source_snippet(rep, f);
+            match &source {
+                Some(_) => {
+                    let insn = f
+                        .context
+                        .iter()
+                        .find(|l| l.primary)
+                        .map_or(String::new(), |l| format!(": {}", l.text));
+                    notes.push(format!("in {} {} at {loc}{insn}", rep.file, f.section));
+                }
+                None => {
+                    if let Some(s) = &f.source {
+                        notes.push(format!("source: {}", source_position(s)));
+                    }
+                }
             }
             notes.extend(f.notes.iter().cloned());
             if let Some(t) = &f.target {
@@ -172,22 +252,47 @@ impl Emitter for Human {
             if let Some(path) = &f.path {
                 notes.push(path_note(path, f.path_omitted));
             }
-            d = d.with_notes(notes);
-            let res = if self.color {
-                let styles = Styles::default();
-                let mut buf = termcolor::Buffer::ansi();
-                let r = term::emit_to_write_style(
-                    &mut StylesWriter::new(&mut buf, &styles),
-                    &config,
-                    &file,
-                    &d,
-                );
-                w.write_all(buf.as_slice())?;
-                r
+            let styles = Styles::default();
+            let mut buf = if self.color {
+                termcolor::Buffer::ansi()
             } else {
-                term::emit_to_io_write(w, &config, &file, &d)
+                termcolor::Buffer::no_color()
             };
-            res.map_err(io::Error::other)?;
+            match source {
+                Some((name, text, range)) => {
+                    let config = Config {
+                        before_label_lines: 6,
+                        after_label_lines: f
+                            .source
+                            .as_ref()
+                            .map_or(2, |s| context_after(s.line, 2)),
+                        ..Config::default()
+                    };
+                    let file = SimpleFile::new(name, &*text);
+                    let d = Diagnostic::new(sev)
+                        .with_message(message)
+                        .with_code(f.rule)
+                        .with_labels(vec![Label::primary((), range).with_message("here")])
+                        .with_notes(notes);
+                    term::emit_to_write_style(
+                        &mut StylesWriter::new(&mut buf, &styles),
+                        &config,
+                        &file,
+                        &d,
+                    )
+                    .map_err(io::Error::other)?;
+                }
+                None => Disassembly {
+                    severity: sev,
+                    code: f.rule,
+                    message: &message,
+                    origin: format!("disassembly of {} in {}", f.section, rep.file),
+                    lines: &f.context,
+                    notes: &notes,
+                }
+                .render(&mut buf, &styles, &Config::default().chars)?,
+            }
+            w.write_all(buf.as_slice())?;
         }
         Ok(())
     }
@@ -195,7 +300,150 @@ impl Emitter for Human {
 
 #[cfg(test)]
 mod tests {
-    use super::{context_after, line_range};
+    use super::{Human, context_after, line_range};
+    use crate::checks::{Finding, Line, SourceLoc};
+    use crate::engine::ObjectReport;
+    use crate::report::Emitter;
+    use crate::rules::Severity;
+
+    fn finding(source: Option<SourceLoc>) -> Finding {
+        let line = |offset: u64, text: &str, primary: bool| Line {
+            offset,
+            text: text.to_string(),
+            primary,
+        };
+        Finding {
+            rule: "fallthrough",
+            severity: Severity::Error,
+            section_index: 2,
+            section: ".text.inlined".into(),
+            offset: 0x10,
+            symbol: Some("inlined".into()),
+            symbol_offset: 0x10,
+            message: "inlined() falls through past the end of section .text.inlined".into(),
+            target: None,
+            notes: vec!["the last instruction calls fixture_die\nsecond line".into()],
+            context: vec![
+                line(0x4, "test    %edi,%edi", false),
+                line(0x6, "jle     0x0000000000000010", false),
+                line(0x10, "call    0x0000000000000015  <fixture_die>", true),
+            ],
+            source,
+            path: None,
+            path_omitted: 0,
+            cause: None,
+            fix: None,
+        }
+    }
+
+    fn render(f: Finding) -> String {
+        let rep = ObjectReport {
+            file: "drv.o".into(),
+            findings: vec![f],
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        Human::new(false).object(&rep, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// Disassembly is not source: the header names the section and object
+    /// (no `:line:column`), the gutter holds section offsets, not line
+    /// numbers of nothing.
+    #[test]
+    fn disassembly_snippet_has_offsets_in_the_gutter() {
+        let src = SourceLoc {
+            file: "/nonexistent/die.h".into(),
+            line: 11,
+            column: 3,
+        };
+        assert_eq!(
+            render(finding(Some(src))),
+            "\
+error[fallthrough]: inlined+0x10: inlined() falls through past the end of section .text.inlined
+     ┌─ disassembly of .text.inlined in drv.o
+     │
+ 0x4 │ test    %edi,%edi
+ 0x6 │ jle     0x0000000000000010
+0x10 │ call    0x0000000000000015  <fixture_die>
+     │ ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ here
+     │
+     = source: /nonexistent/die.h:11:3
+     = the last instruction calls fixture_die
+       second line
+
+"
+        );
+    }
+
+    #[test]
+    fn colored_disassembly_snippet() {
+        let rep = ObjectReport {
+            file: "drv.o".into(),
+            findings: vec![finding(None)],
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        Human::new(true).object(&rep, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\x1b["), "{text:?}");
+        // The same text under the colours.
+        let plain: String = strip_sgr(&text);
+        assert_eq!(plain, render(finding(None)));
+    }
+
+    fn strip_sgr(s: &str) -> String {
+        let mut out = String::new();
+        let mut it = s.chars();
+        while let Some(c) = it.next() {
+            if c == '\x1b' {
+                for d in it.by_ref() {
+                    if d == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// A source line keeps codespan's own snippet, with real line numbers.
+    #[test]
+    fn source_snippet_has_line_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let h = dir.path().join("die.h");
+        // Line 6 is the empty one after the last newline.
+        std::fs::write(&h, "a\nb\nif (x <= 0)\n\tfixture_die();\nz\n").unwrap();
+        let src = SourceLoc {
+            file: h.display().to_string(),
+            line: 4,
+            column: 2,
+        };
+        let text = render(finding(Some(src)));
+        let want = format!(
+            "\
+error[fallthrough]: inlined+0x10: inlined() falls through past the end of section .text.inlined
+  ┌─ {}:4:2
+  │
+1 │ a
+2 │ b
+3 │ if (x <= 0)
+4 │     fixture_die();
+  │     ^^^^^^^^^^^^^^ here
+5 │ z
+6 │ 
+  │
+  = in drv.o .text.inlined at inlined+0x10: call    0x0000000000000015  <fixture_die>
+  = the last instruction calls fixture_die
+    second line
+
+",
+            h.display()
+        );
+        assert_eq!(text, want);
+    }
 
     #[test]
     fn context_keeps_the_gutter_width() {

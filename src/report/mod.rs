@@ -5,6 +5,7 @@ pub mod json;
 pub mod lsp;
 pub mod man;
 pub mod objtool;
+pub mod progress;
 pub mod rules_md;
 pub mod sarif;
 pub mod short;
