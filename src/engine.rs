@@ -117,16 +117,35 @@ pub fn check_archive(
     rules: &Rules,
     opts: &Options,
 ) -> Vec<ObjectReport> {
-    let mut reports: Vec<ObjectReport> = members
+    let objects = members
         .iter()
-        .map(|(member, _)| ObjectReport {
-            file: input::member_name(name, member.as_deref()),
+        .map(|(member, range)| {
+            (
+                input::member_name(name, member.as_deref()),
+                Ok(&bytes[range.clone()]),
+            )
+        })
+        .collect();
+    check_unit(objects, rules, opts)
+}
+
+/// Check objects as one unit ([`check_archive`]): each a name and its bytes,
+/// or why they could not be read (an error report, the others checked).
+pub fn check_unit(
+    objects: Vec<(String, Result<&[u8], String>)>,
+    rules: &Rules,
+    opts: &Options,
+) -> Vec<ObjectReport> {
+    let mut reports: Vec<ObjectReport> = objects
+        .iter()
+        .map(|(file, _)| ObjectReport {
+            file: file.clone(),
             ..Default::default()
         })
         .collect();
-    let objects: Vec<Result<Object, String>> = members
+    let objects: Vec<Result<Object, String>> = objects
         .par_iter()
-        .map(|(_, range)| parse(&bytes[range.clone()]))
+        .map(|(_, data)| data.clone().and_then(parse))
         .collect();
     let mut models: Vec<Option<Model>> = objects
         .par_iter()
@@ -312,8 +331,12 @@ fn sort_findings(out: &mut Vec<Finding>) {
     out.dedup();
 }
 
-/// Check a file (all members of an archive).
+/// Check a file (all members of an archive; a thin archive's members read
+/// from their files, as one unit).
 pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
+    if inp.is_thin() {
+        return check_thin(inp, rules, opts);
+    }
     let name = inp.name();
     let loaded = match timing::time(Phase::Read, || input::load(&inp.path)) {
         Ok(l) => l,
@@ -336,6 +359,46 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
     };
     for rep in &mut reports {
         rep.ignored = opts.ignores.filter(&inp.path, &mut rep.findings);
+    }
+    reports
+}
+
+/// A thin archive's members, each read from its own file (a regular archive
+/// among them by its members), checked as one unit. A member that cannot be
+/// read is an error report naming it; the others are checked without it.
+fn check_thin(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
+    let files = inp.files();
+    let loaded: Vec<Result<input::Loaded, String>> = files
+        .par_iter()
+        .map(|(_, path)| {
+            timing::time(Phase::Read, || input::load(path)).map_err(|e| {
+                format!(
+                    "member {} of the thin archive cannot be read: {e}",
+                    path.display()
+                )
+            })
+        })
+        .collect();
+    let mut objects = Vec::new();
+    let mut paths = Vec::new();
+    for ((name, path), l) in files.iter().zip(&loaded) {
+        match l {
+            Err(e) => {
+                objects.push((name.clone(), Err(e.clone())));
+                paths.push(*path);
+            }
+            Ok(l) => {
+                for (member, range) in &l.members {
+                    let file = input::member_name(name, member.as_deref());
+                    objects.push((file, Ok(&l.bytes[range.clone()])));
+                    paths.push(*path);
+                }
+            }
+        }
+    }
+    let mut reports = check_unit(objects, rules, opts);
+    for (rep, path) in reports.iter_mut().zip(paths) {
+        rep.ignored = opts.ignores.filter(path, &mut rep.findings);
     }
     reports
 }

@@ -104,6 +104,78 @@ fn an_archive_is_a_unit() {
     assert!(weak.contains("libdie-weak.a(user.o): parse+"), "{weak}");
 }
 
+/// A thin archive (`ar rcT`) is a unit too: its members, read from their
+/// paths relative to the archive, are checked together (user.o's
+/// fall-through goes, as in libdie.a); a member also checked on its own is
+/// checked there, alone.
+#[test]
+fn a_thin_archive_is_a_unit() {
+    assert_eq!(short(&["--enable", "fallthrough", "thin/libdie.a"]), "");
+    let both = short(&["--enable", "fallthrough", "thin/libdie.a", "archive/user.o"]);
+    assert!(
+        both.starts_with("archive/user.o: parse+0x14: error:"),
+        "{both}"
+    );
+    assert!(!both.contains("thin/libdie.a"), "{both}");
+}
+
+/// A member file of a thin archive that is not there is one error naming
+/// it (exit 2); the other members are checked as a unit without it, and
+/// the other files of the run as usual.
+#[test]
+fn a_missing_thin_member_is_one_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = tmp.path().join("lib");
+    std::fs::create_dir(&lib).unwrap();
+    for m in ["user.o", "die.o"] {
+        std::fs::copy(dir().join("archive").join(m), lib.join(m)).unwrap();
+    }
+    std::fs::write(lib.join("gone.o"), b"").unwrap();
+    let ar = Command::new("ar")
+        .current_dir(&lib)
+        .args(["rcTD", "libthin.a", "user.o", "gone.o", "die.o"])
+        .status()
+        .expect("run ar");
+    assert!(ar.success());
+    std::fs::remove_file(lib.join("gone.o")).unwrap();
+    let other = dir().join("syscall-x86_64.o");
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .current_dir(tmp.path())
+        .args([
+            "check",
+            "--format",
+            "short",
+            "-j",
+            "1",
+            "--enable",
+            "fallthrough",
+        ])
+        .arg("lib/libthin.a")
+        .arg(&other)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("gone.o")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].starts_with(
+            "objlint: lib/libthin.a(gone.o): member lib/gone.o of the thin archive cannot be read:"
+        ),
+        "{stderr}"
+    );
+    // user.o is checked with die.o: no fall-through after my_die().
+    assert!(!stdout.contains("libthin.a(user.o)"), "{stdout}");
+    assert!(
+        stdout.contains("write_and_stop() falls through"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("3 objects"), "{stderr}");
+}
+
 /// Second entries that run on into their sibling are notes; the annotation
 /// silences one; running into int3 padding stays an error.
 #[test]

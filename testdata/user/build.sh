@@ -37,6 +37,12 @@ $A64 -c die.c -o archive/die-arm64.o
 rm -f archive/libdie-arm64.a
 ar rcD archive/libdie-arm64.a archive/user-arm64.o archive/die-arm64.o
 
+# A thin archive is a unit as well: its members are read from their own
+# files (here ../archive/user.o and ../archive/die.o).
+rm -f thin/libdie.a
+mkdir -p thin
+(cd thin && ar rcTD libdie.a ../archive/user.o ../archive/die.o)
+
 # Deliberate second entries (glibc's _chk and _l shapes), and the annotation.
 as --64 entries-x86_64.s -o entries-x86_64.o
 aarch64-linux-gnu-as entries-arm64.s -o entries-arm64.o
