@@ -142,6 +142,12 @@ pub struct SealArgs {
     /// The input is a linked whole: every function not referenced from data qualifies.
     #[arg(long)]
     pub link: bool,
+    /// Seal as kernel code or user space (default: as detected from the
+    /// object, rules/profile.toml). The kernel's policies (the seal section,
+    /// `--link` keeping only exported functions' pads, the kernel's
+    /// no-pad targets) hold for kernel code only.
+    #[arg(long, value_enum)]
+    pub profile: Option<crate::config::Profile>,
     /// The object to seal.
     pub input: PathBuf,
 }

@@ -25,6 +25,21 @@ pub struct ObjectReport {
     pub section_offsets: Vec<Option<u64>>,
     /// Findings dropped by the config's per-file and per-symbol ignores.
     pub ignored: usize,
+    /// Its property claims, for what is said of an archive or a folder as
+    /// a whole: set for user-space objects with code checked with
+    /// `gnu-property` on.
+    pub property: Option<PropertyFacts>,
+}
+
+/// What the archive and folder property reports need of an object: its
+/// machine, the feature bits of its `.note.gnu.property` (0 without one),
+/// and where a finding about it goes (at the note, else the start of the
+/// code; the message left empty).
+#[derive(Debug, Clone)]
+pub struct PropertyFacts {
+    pub machine: Machine,
+    pub features: u32,
+    pub at: Finding,
 }
 
 /// [`ObjectReport::section_offsets`] of an object.
@@ -95,12 +110,18 @@ fn check_model(rep: &mut ObjectReport, model: &Model, rules: &Rules, opts: &Opti
         timing::time(Phase::Source, || {
             crate::source::annotate(model.obj, &mut findings)
         });
-        (model.functions.len(), findings)
+        let property = if opts.enabled(gnu_property::ID) && !cx.kernel {
+            property_facts(&cx)
+        } else {
+            None
+        };
+        (model.functions.len(), findings, property)
     }));
     match result {
-        Ok((n, f)) => {
+        Ok((n, f, p)) => {
             rep.functions = n;
             rep.findings = f;
+            rep.property = p;
         }
         Err(_) => rep.error = Some(CHECK_BUG.into()),
     }
@@ -117,16 +138,35 @@ pub fn check_archive(
     rules: &Rules,
     opts: &Options,
 ) -> Vec<ObjectReport> {
-    let mut reports: Vec<ObjectReport> = members
+    let objects = members
         .iter()
-        .map(|(member, _)| ObjectReport {
-            file: input::member_name(name, member.as_deref()),
+        .map(|(member, range)| {
+            (
+                input::member_name(name, member.as_deref()),
+                Ok(&bytes[range.clone()]),
+            )
+        })
+        .collect();
+    check_unit(objects, rules, opts)
+}
+
+/// Check objects as one unit ([`check_archive`]): each a name and its bytes,
+/// or why they could not be read (an error report, the others checked).
+pub fn check_unit(
+    objects: Vec<(String, Result<&[u8], String>)>,
+    rules: &Rules,
+    opts: &Options,
+) -> Vec<ObjectReport> {
+    let mut reports: Vec<ObjectReport> = objects
+        .iter()
+        .map(|(file, _)| ObjectReport {
+            file: file.clone(),
             ..Default::default()
         })
         .collect();
-    let objects: Vec<Result<Object, String>> = members
+    let objects: Vec<Result<Object, String>> = objects
         .par_iter()
-        .map(|(_, range)| parse(&bytes[range.clone()]))
+        .map(|(_, data)| data.clone().and_then(parse))
         .collect();
     let mut models: Vec<Option<Model>> = objects
         .par_iter()
@@ -157,45 +197,54 @@ pub fn check_archive(
                 check_model(rep, m, rules, opts);
             }
         });
-    if opts.enabled(gnu_property::ID) {
-        properties_in_archive(&mut reports, &models, rules, opts);
-    }
+    let all = reports.iter_mut().map(|r| ((), r)).collect();
+    property_report(all, "archive", &mut |_, rep, fd| {
+        rep.findings.push(fd);
+        sort_findings(&mut rep.findings);
+    });
     reports
 }
 
-/// `gnu-property` across an archive: a user-space member with code that
-/// lacks a property the others claim (see
-/// [`gnu_property::missing_in_archive`]), one finding each.
-fn properties_in_archive(
-    reports: &mut [ObjectReport],
-    models: &[Option<Model>],
-    rules: &Rules,
-    opts: &Options,
+/// [`PropertyFacts`] of a user-space object with code.
+fn property_facts(cx: &Ctx) -> Option<PropertyFacts> {
+    let m = cx.model;
+    if !m.code.iter().flatten().any(|c| !c.insns.is_empty()) {
+        return None;
+    }
+    let at = m
+        .obj
+        .sections_named(".note.gnu.property")
+        .first()
+        .copied()
+        .or_else(|| m.code.iter().flatten().map(|c| c.section()).next())?;
+    Some(PropertyFacts {
+        machine: m.obj.machine,
+        features: m.obj.gnu_property_features().unwrap_or(0),
+        at: cx.finding(gnu_property::ID, at, 0, String::new()),
+    })
+}
+
+/// `gnu-property` across a unit (`what`: "archive", "folder"): each object
+/// with [`ObjectReport::property`] that lacks a property most of the others
+/// claim (see [`gnu_property::missing_in_archive`]) gets one finding, handed
+/// to `add` with the report's key (which files it where it belongs).
+pub fn property_report<K>(
+    mut reports: Vec<(K, &mut ObjectReport)>,
+    what: &str,
+    add: &mut dyn FnMut(&K, &mut ObjectReport, Finding),
 ) {
-    let members: Vec<Option<(Machine, u32)>> = models
+    let members: Vec<Option<(Machine, u32)>> = reports
         .iter()
-        .zip(reports.iter())
-        .map(|(m, rep)| {
-            let m = m.as_ref().filter(|_| rep.error.is_none())?;
-            let has_code = m.code.iter().flatten().any(|c| !c.insns.is_empty());
-            (has_code && !crate::checks::profile::is_kernel(m, rules, opts))
-                .then(|| (m.obj.machine, m.obj.gnu_property_features().unwrap_or(0)))
+        .map(|(_, r)| {
+            r.property
+                .as_ref()
+                .filter(|_| r.error.is_none())
+                .map(|p| (p.machine, p.features))
         })
         .collect();
     let missing = gnu_property::missing_in_archive(&members);
-    for ((rep, m), lacks) in reports.iter_mut().zip(models).zip(missing) {
-        let (Some(m), false) = (m, lacks.is_empty()) else {
-            continue;
-        };
-        let cx = Ctx::new(m, rules, opts);
-        // At the note when there is one, else at the start of the code.
-        let Some(at) = m
-            .obj
-            .sections_named(".note.gnu.property")
-            .first()
-            .copied()
-            .or_else(|| m.code.iter().flatten().map(|c| c.section()).next())
-        else {
+    for ((key, rep), lacks) in reports.iter_mut().zip(missing) {
+        let Some(p) = rep.property.as_ref().filter(|_| !lacks.is_empty()) else {
             continue;
         };
         let names: Vec<&str> = lacks.iter().map(|l| l.0).collect();
@@ -203,22 +252,17 @@ fn properties_in_archive(
             .iter()
             .map(|(name, claimed, of)| format!("{name}: {claimed} of {of}"))
             .collect();
-        let mut fd = cx.finding(
-            gnu_property::ID,
-            at,
-            0,
-            format!(
-                "does not claim {}, which other objects of this archive claim ({} objects with code)",
-                names.join(" or "),
-                counts.join(", ")
-            ),
+        let mut fd = p.at.clone();
+        fd.message = format!(
+            "does not claim {}, which other objects of this {what} claim ({} objects with code)",
+            names.join(" or "),
+            counts.join(", ")
         );
         fd.notes.push(format!(
             "the linker ANDs the property notes of everything it links: with this object in the link, the binary loses {} (what `ld -z cet-report`, `-z bti-report` and `-z gcs-report` warn about); build it with the feature, or add the note to hand-written assembly",
             names.join(" and ")
         ));
-        rep.findings.push(fd);
-        sort_findings(&mut rep.findings);
+        add(key, rep, fd);
     }
 }
 
@@ -339,8 +383,12 @@ fn sort_findings(out: &mut Vec<Finding>) {
     out.dedup();
 }
 
-/// Check a file (all members of an archive).
+/// Check a file (all members of an archive; a thin archive's members read
+/// from their files, as one unit).
 pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
+    if inp.is_thin() {
+        return check_thin(inp, rules, opts);
+    }
     let name = inp.name();
     let loaded = match timing::time(Phase::Read, || input::load(&inp.path)) {
         Ok(l) => l,
@@ -363,6 +411,46 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
     };
     for rep in &mut reports {
         rep.ignored = opts.ignores.filter(&inp.path, &mut rep.findings);
+    }
+    reports
+}
+
+/// A thin archive's members, each read from its own file (a regular archive
+/// among them by its members), checked as one unit. A member that cannot be
+/// read is an error report naming it; the others are checked without it.
+fn check_thin(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
+    let files = inp.files();
+    let loaded: Vec<Result<input::Loaded, String>> = files
+        .par_iter()
+        .map(|(_, path)| {
+            timing::time(Phase::Read, || input::load(path)).map_err(|e| {
+                format!(
+                    "member {} of the thin archive cannot be read: {e}",
+                    path.display()
+                )
+            })
+        })
+        .collect();
+    let mut objects = Vec::new();
+    let mut paths = Vec::new();
+    for ((name, path), l) in files.iter().zip(&loaded) {
+        match l {
+            Err(e) => {
+                objects.push((name.clone(), Err(e.clone())));
+                paths.push(*path);
+            }
+            Ok(l) => {
+                for (member, range) in &l.members {
+                    let file = input::member_name(name, member.as_deref());
+                    objects.push((file, Ok(&l.bytes[range.clone()])));
+                    paths.push(*path);
+                }
+            }
+        }
+    }
+    let mut reports = check_unit(objects, rules, opts);
+    for (rep, path) in reports.iter_mut().zip(paths) {
+        rep.ignored = opts.ignores.filter(path, &mut rep.findings);
     }
     reports
 }
@@ -418,40 +506,85 @@ pub fn check_inputs_streaming_with<'a>(
         drop(tx);
         let mut pending = std::collections::BTreeMap::new();
         let mut want = 0;
+        let mut folders = Folders::new(inputs);
         for (i, r) in rx {
             pending.insert(i, r);
             while let Some(r) = pending.remove(&want) {
-                sink(r);
+                folders.pass(want, r, setup, sink);
                 want += 1;
             }
         }
     });
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The property report of a folder named on the command line (what `ld -z
+/// cet-report` and the like would say of a link of its objects): the
+/// objects found under it that are user space with code, each as a whole
+/// file (an archive's members take part in their archive's report instead).
+/// A folder's reports go out as they come until its first such object;
+/// from there they wait for the folder's last input, so a folder of kernel
+/// objects streams as ever.
+struct Folders<'i> {
+    inputs: &'i [Input],
+    /// Per input: whether it is its folder's last input.
+    last: Vec<bool>,
+    /// Inputs of the folder held back: (index, reports).
+    held: Vec<(usize, Vec<ObjectReport>)>,
+}
 
-    /// Reports reach the sink in input order, each input once, however the
-    /// workers finish.
-    #[test]
-    fn streaming_keeps_input_order() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-        let (mut inputs, _) = input::expand(&[root.join("core"), root.join("examples")]);
-        let once = inputs.clone();
-        for _ in 0..3 {
-            inputs.extend(once.iter().cloned());
+impl<'i> Folders<'i> {
+    fn new(inputs: &'i [Input]) -> Folders<'i> {
+        let mut last = vec![false; inputs.len()];
+        let mut at = rustc_hash::FxHashMap::default();
+        for (k, i) in inputs.iter().enumerate() {
+            if let Some(f) = i.folder {
+                at.insert(f, k);
+            }
         }
-        assert!(inputs.len() > 40);
-        let rules = Rules::builtin();
-        let opts = Options::default();
-        let mut seen = Vec::new();
-        check_inputs_streaming(&inputs, &rules, &opts, &mut |r| {
-            // An archive's reports name its members: `lib.a(member.o)`.
-            let f = &r[0].file;
-            seen.push(f.split_once('(').map_or(f.as_str(), |p| p.0).to_string());
+        for k in at.into_values() {
+            last[k] = true;
+        }
+        Folders {
+            inputs,
+            last,
+            held: Vec::new(),
+        }
+    }
+
+    /// Input `i`'s reports, to `sink` now or when its folder is complete.
+    fn pass<'a>(
+        &mut self,
+        i: usize,
+        reports: Vec<ObjectReport>,
+        setup: &(dyn Fn(usize) -> (&'a Rules, &'a Options) + Sync),
+        sink: &mut dyn FnMut(Vec<ObjectReport>),
+    ) {
+        if self.inputs[i].folder.is_none()
+            || (self.held.is_empty() && !reports.iter().any(|r| r.property.is_some()))
+        {
+            return sink(reports);
+        }
+        self.held.push((i, reports));
+        if !self.last[i] {
+            return;
+        }
+        let mut held = std::mem::take(&mut self.held);
+        let inputs = self.inputs;
+        // A file's own report, not an archive's members.
+        let whole = held
+            .iter_mut()
+            .filter(|(k, r)| r.len() == 1 && r[0].file == inputs[*k].name())
+            .map(|(k, r)| (*k, &mut r[0]))
+            .collect();
+        property_report(whole, "folder", &mut |&k, rep, fd| {
+            let (_, opts) = setup(k);
+            let mut one = vec![fd];
+            rep.ignored += opts.ignores.filter(&inputs[k].path, &mut one);
+            rep.findings.extend(one);
+            sort_findings(&mut rep.findings);
         });
-        let want: Vec<String> = inputs.iter().map(|i| i.name()).collect();
-        assert_eq!(seen, want);
+        for (_, r) in held {
+            sink(r);
+        }
     }
 }

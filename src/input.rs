@@ -10,20 +10,54 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Input {
     pub path: PathBuf,
-    /// How findings name it when not by its path: `ARCHIVE(MEMBER)` for a
-    /// member of a thin archive.
+    /// How findings name it when not by its path.
     pub name: Option<String>,
+    /// A thin archive, checked as one unit: the members read from their own
+    /// files (those not also checked on their own). Empty for any other file.
+    pub members: Vec<ThinMember>,
+    /// The folder named on the command line this file was found under (its
+    /// index among the paths), for what is said about a folder as a whole.
+    pub folder: Option<usize>,
+}
+
+/// A member of a thin archive: where its file is, and how findings name it
+/// (`ARCHIVE(MEMBER)`, the member as the archive names it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThinMember {
+    pub name: String,
+    pub path: PathBuf,
 }
 
 impl Input {
     pub fn new(path: PathBuf) -> Input {
-        Input { path, name: None }
+        Input {
+            path,
+            name: None,
+            members: Vec::new(),
+            folder: None,
+        }
     }
     /// The name findings and errors give it.
     pub fn name(&self) -> String {
         self.name
             .clone()
             .unwrap_or_else(|| self.path.display().to_string())
+    }
+    /// Whether it is a thin archive (checked as a unit of [`Input::members`]).
+    pub fn is_thin(&self) -> bool {
+        !self.members.is_empty()
+    }
+    /// The files to read, each with the name its objects go by: the file
+    /// itself, or a thin archive's members.
+    pub fn files(&self) -> Vec<(String, &Path)> {
+        if self.is_thin() {
+            self.members
+                .iter()
+                .map(|m| (m.name.clone(), m.path.as_path()))
+                .collect()
+        } else {
+            vec![(self.name(), self.path.as_path())]
+        }
     }
 }
 
@@ -36,81 +70,83 @@ pub fn is_object_name(name: &str) -> bool {
 
 /// Expand paths: files as given, directories walked recursively (sorted,
 /// symlinked directories not followed). Errors are (path, message).
-/// A thin archive (kbuild's `built-in.a` and `vmlinux.a`) stands for its
-/// members, each read from its own file; a member also named or walked on
-/// its own is checked once, under its own path.
+/// A thin archive (`ar rcT`, kbuild's `built-in.a` and `vmlinux.a`) is one
+/// input that stands for its members, each read from its own file, checked
+/// as a unit as a regular archive is; a member also named or walked on its
+/// own is checked once, under its own path (and left out of the unit), a
+/// member two thin archives list under the first.
 pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<(String, String)>) {
     let mut out = Vec::new();
     let mut errs = Vec::new();
-    let mut thin = false;
-    for p in paths {
+    for (k, p) in paths.iter().enumerate() {
         match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => walk(p, &mut out, &mut errs, &mut thin),
-            Ok(_) => add_file(p.clone(), &mut out, &mut errs, &mut thin, 0),
+            Ok(m) if m.is_dir() => {
+                let before = out.len();
+                walk(p, &mut out, &mut errs);
+                for i in &mut out[before..] {
+                    i.folder = Some(k);
+                }
+            }
+            Ok(_) => add_file(p.clone(), &mut out, &mut errs),
             Err(e) => errs.push((p.display().to_string(), e.to_string())),
         }
     }
-    if thin {
+    if out.iter().any(Input::is_thin) {
         out = once_each(out);
     }
     (out, errs)
 }
 
-/// Each file once: under its own path when it was named or walked on its
-/// own, else under the first thin archive that lists it.
+/// Each member file once: under its own path when it was named or walked on
+/// its own, else in the first thin archive that lists it. A thin archive
+/// with no members left is dropped.
 fn once_each(inputs: Vec<Input>) -> Vec<Input> {
-    let keys: Vec<PathBuf> = inputs
+    let key = |p: &Path| std::fs::canonicalize(p).unwrap_or(p.to_path_buf());
+    let own: std::collections::HashSet<PathBuf> = inputs
         .iter()
-        .map(|i| std::fs::canonicalize(&i.path).unwrap_or(i.path.clone()))
-        .collect();
-    let own: std::collections::HashSet<&PathBuf> = keys
-        .iter()
-        .zip(&inputs)
-        .filter(|(_, i)| i.name.is_none())
-        .map(|(k, _)| k)
+        .filter(|i| !i.is_thin())
+        .map(|i| key(&i.path))
         .collect();
     let mut seen = std::collections::HashSet::new();
     inputs
-        .iter()
-        .zip(&keys)
-        .filter(|(i, k)| (i.name.is_none() || !own.contains(k)) && seen.insert(*k))
-        .map(|(i, _)| i.clone())
+        .into_iter()
+        .filter_map(|mut i| {
+            if !i.is_thin() {
+                return Some(i);
+            }
+            i.members.retain(|m| {
+                let k = key(&m.path);
+                !own.contains(&k) && seen.insert(k)
+            });
+            i.is_thin().then_some(i)
+        })
         .collect()
 }
 
 /// Thin archives inside thin archives are followed this deep.
 const MAX_THIN_DEPTH: usize = 8;
 
-fn add_file(
-    path: PathBuf,
-    out: &mut Vec<Input>,
-    errs: &mut Vec<(String, String)>,
-    thin: &mut bool,
-    depth: usize,
-) {
+fn add_file(path: PathBuf, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>) {
     // Only `.a` names are opened here: reading every object twice would cost
     // a large tree real time, and thin archives are `.a` in practice.
     if path.extension().is_some_and(|e| e == "a") {
-        match thin_members(&path) {
-            Ok(None) => {}
-            Ok(Some(_)) if depth >= MAX_THIN_DEPTH => {
-                errs.push((
-                    path.display().to_string(),
-                    "thin archives nest too deep".into(),
-                ));
+        let mut members = Vec::new();
+        match thin_unit(&path, 0, &mut members) {
+            Ok(false) => {}
+            Ok(true) if members.is_empty() => {
+                // An empty thin archive: nothing to check (as an empty
+                // regular archive).
                 return;
             }
-            Ok(Some(members)) => {
-                *thin = true;
-                let dir = path.parent().unwrap_or(Path::new(""));
-                for m in members {
-                    let before = out.len();
-                    add_file(dir.join(&m), out, errs, thin, depth + 1);
-                    for i in &mut out[before..] {
-                        let inner = i.name.take().unwrap_or(m.clone());
-                        i.name = Some(format!("{}({inner})", path.display()));
-                    }
+            Ok(true) => {
+                let name = path.display().to_string();
+                for m in &mut members {
+                    m.name = format!("{name}({})", m.name);
                 }
+                out.push(Input {
+                    members,
+                    ..Input::new(path)
+                });
                 return;
             }
             Err(e) => {
@@ -122,11 +158,39 @@ fn add_file(
     out.push(Input::new(path));
 }
 
+/// The members of a thin archive into `out`, named as the archive names
+/// them (a nested thin archive's as `NESTED(MEMBER)`), with their paths;
+/// `false` for any other file.
+fn thin_unit(path: &Path, depth: usize, out: &mut Vec<ThinMember>) -> Result<bool, String> {
+    let Some(names) = thin_members(path)? else {
+        return Ok(false);
+    };
+    if depth >= MAX_THIN_DEPTH {
+        return Err("thin archives nest too deep".into());
+    }
+    let dir = path.parent().unwrap_or(Path::new(""));
+    for m in names {
+        let p = dir.join(&m);
+        let before = out.len();
+        let nested = p.extension().is_some_and(|e| e == "a")
+            && thin_unit(&p, depth + 1, out).map_err(|e| format!("{m}: {e}"))?;
+        if nested {
+            for i in &mut out[before..] {
+                i.name = format!("{}({})", p.display(), i.name);
+            }
+        } else {
+            out.push(ThinMember { name: m, path: p });
+        }
+    }
+    Ok(true)
+}
+
 /// The member paths (relative to the archive's folder) of a thin archive;
-/// `None` for any other file.
+/// `None` for any other file (and for a member file that cannot be opened:
+/// reading it says why).
 fn thin_members(path: &Path) -> Result<Option<Vec<String>>, String> {
     let mut bytes = vec![0u8; THIN_MAGIC.len()];
-    let Opened::File(mut f) = open(path)? else {
+    let Ok(Opened::File(mut f)) = open(path) else {
         // A pipe is read once, by `load`.
         return Ok(None);
     };
@@ -141,7 +205,7 @@ fn thin_members(path: &Path) -> Result<Option<Vec<String>>, String> {
 /// Objects under `dir`, in file-name order; symlinked folders are not
 /// followed. A folder that cannot be listed, or an object-named entry that
 /// cannot be looked at, is an error naming it, never skipped in silence.
-fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>, thin: &mut bool) {
+fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>) {
     for entry in walkdir::WalkDir::new(dir)
         .follow_links(false)
         .sort_by_file_name()
@@ -164,7 +228,7 @@ fn walk(dir: &Path, out: &mut Vec<Input>, errs: &mut Vec<(String, String)>, thin
         let path = e.into_path();
         // Through a symlink to its file.
         match std::fs::metadata(&path) {
-            Ok(m) if m.is_file() => add_file(path, out, errs, thin, 0),
+            Ok(m) if m.is_file() => add_file(path, out, errs),
             // A folder reached through a symlink, a device: no object file.
             Ok(_) => {}
             Err(err) if link && err.kind() == std::io::ErrorKind::NotFound => {

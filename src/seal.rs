@@ -13,11 +13,12 @@ use crate::arch::Pad;
 use crate::arch::decoder;
 use crate::checks::symtab_shndx;
 use crate::cli::{SealArgs, SealMode, usage_error};
+use crate::config::Profile;
 use crate::elf::write::{self, Edits, NewReloc, NewSection, Rewritten, SymRef};
 use crate::elf::{Machine, Object, Place};
 use crate::elf::{STB_LOCAL, SymSection};
 use crate::model::Model;
-use crate::model::address_taken::pad_at;
+use crate::model::address_taken::{Exemption, pad_at};
 use crate::rules::Rules;
 use serde::Deserialize;
 use std::collections::HashSet;
@@ -28,6 +29,9 @@ use std::path::{Path, PathBuf};
 
 const SEAL_RULES: &str = include_str!("../rules/seal.toml");
 const SHF_ALLOC: u64 = 2;
+/// `st_other` visibilities a dynamic symbol table exports.
+const STV_DEFAULT: u8 = 0;
+const STV_PROTECTED: u8 = 3;
 
 #[derive(Debug, Deserialize)]
 pub struct SealSection {
@@ -84,8 +88,22 @@ pub struct SealReport {
 /// analysis (`model::address_taken`, rules/landing_pads.toml) finds unneeded,
 /// of a kind this architecture can replace by a NOP of the same size. Without
 /// `link`, a place that any non-local symbol names (an alias, a global label)
-/// keeps its pad: another object may take its address.
+/// keeps its pad: another object may take its address. What the object is
+/// ([`crate::checks::profile::detected`]) decides the kernel's policies.
 pub fn sealable(m: &Model, rules: &Rules, link: bool) -> SealReport {
+    sealable_as(m, rules, link, crate::checks::profile::detected(m, rules))
+}
+
+/// [`sealable`] for kernel code (`kernel`) or user space. The kernel's
+/// policies hold for kernel code only: with `link`, a global function keeps
+/// its pad only when an export table names it (a linked kernel or module is
+/// reached from outside through `__ksymtab` only); in user space a global
+/// symbol of default or protected visibility keeps it (the dynamic linker
+/// exports it, and a call through the PLT is an indirect jump). And the
+/// `no_pad_target` entries of rules/landing_pads.toml (kernel vectors,
+/// trampolines and patch sites by name) exempt nothing in user space: a
+/// place referenced there keeps its pad.
+pub fn sealable_as(m: &Model, rules: &Rules, link: bool, kernel: bool) -> SealReport {
     let obj = m.obj;
     let at = m.address_taken(&rules.landing_pads);
     let replaceable = |section: usize, offset: u64, pad: Pad| {
@@ -105,6 +123,29 @@ pub fn sealable(m: &Model, rules: &Rules, link: bool) -> SealReport {
             _ => None,
         })
         .collect();
+    // User space, linked: what the dynamic symbol table may export.
+    let exported: HashSet<(usize, u64)> = if kernel || !link {
+        HashSet::new()
+    } else {
+        obj.symbols
+            .iter()
+            .filter(|s| s.bind != STB_LOCAL && matches!(s.other & 3, STV_DEFAULT | STV_PROTECTED))
+            .filter_map(|s| match s.section {
+                SymSection::Section(i) => Some((i, s.value)),
+                _ => None,
+            })
+            .collect()
+    };
+    // User space: places only a kernel `no_pad_target` exempted.
+    let kernel_exempt: HashSet<(usize, u64)> = if kernel {
+        HashSet::new()
+    } else {
+        at.refs
+            .iter()
+            .filter(|r| matches!(r.exempt, Some(Exemption::Target(_))))
+            .map(|r| (r.to_section, r.to_offset))
+            .collect()
+    };
     let mut rep = SealReport::default();
     for f in m.functions.iter().filter(|f| !f.prefix) {
         if pad_at(m, f.section, f.start).is_some_and(|p| replaceable(f.section, f.start, p)) {
@@ -116,6 +157,8 @@ pub fn sealable(m: &Model, rules: &Rules, link: bool) -> SealReport {
         if e.offset != f.start
             || !replaceable(e.section, e.offset, e.pad)
             || (!link && global.contains(&(e.section, e.offset)))
+            || exported.contains(&(e.section, e.offset))
+            || kernel_exempt.contains(&(e.section, e.offset))
         {
             continue;
         }
@@ -159,12 +202,29 @@ fn listed_in(obj: &Object, name: &str) -> (Option<usize>, HashSet<(usize, u64)>)
     (sec, out)
 }
 
-/// Plan and build the sealed object in memory.
+/// Plan and build the sealed object in memory, with the policies of what
+/// the object is ([`crate::checks::profile::detected`]).
 pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, String> {
+    seal_object_as(obj, mode, link, None)
+}
+
+/// [`seal_object`] as kernel code or user space (`profile`; `None`: as
+/// detected). In user space, `--mode section` is refused when there is
+/// something to seal: only the kernel reads the seal section.
+pub fn seal_object_as(
+    obj: &Object,
+    mode: SealMode,
+    link: bool,
+    profile: Option<Profile>,
+) -> Result<Sealed, String> {
     let rules = Rules::builtin_shared();
     let seal_rules = SealRules::builtin();
     let model = Model::build(obj, rules);
-    let mut report = sealable(&model, rules, link);
+    let kernel = match profile {
+        Some(p) => p == Profile::Kernel,
+        None => crate::checks::profile::detected(&model, rules),
+    };
+    let mut report = sealable_as(&model, rules, link, kernel);
     let sec = seal_rules.section(obj.machine);
     let (existing, listed) = listed_in(obj, &sec.name);
     // A seal section written before (objtool --ibt) was made with annotations
@@ -215,6 +275,12 @@ pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, S
         }
     }
     let rewritten = write::rewrite(obj, &edits).map_err(|e| e.0)?;
+    if !kernel && mode == SealMode::Section && sealed > 0 {
+        return Err(format!(
+            "user-space code: only the kernel reads {} (its module loader and boot code poison the pads it lists); seal user space with --mode nop, or say --profile kernel if this is kernel code",
+            sec.name
+        ));
+    }
     Ok(Sealed {
         report,
         already_listed,
@@ -250,7 +316,7 @@ pub fn run(a: &SealArgs) -> i32 {
         (None, false) => return usage_error("seal needs -o OUT or --in-place"),
     };
     let name = a.input.display().to_string();
-    match seal_file(&a.input, &target, a.mode, a.link, a.in_place) {
+    match seal_file_as(&a.input, &target, a.mode, a.link, a.in_place, a.profile) {
         Ok(msg) => {
             eprintln!("objlint: {name}: {msg}");
             0
@@ -378,6 +444,18 @@ pub fn seal_file(
     link: bool,
     in_place: bool,
 ) -> Result<String, String> {
+    seal_file_as(input, target, mode, link, in_place, None)
+}
+
+/// [`seal_file`] as kernel code or user space (`None`: as detected).
+pub fn seal_file_as(
+    input: &Path,
+    target: &Path,
+    mode: SealMode,
+    link: bool,
+    in_place: bool,
+    profile: Option<Profile>,
+) -> Result<String, String> {
     let meta = std::fs::metadata(input).map_err(|e| e.to_string())?;
     if !meta.is_file() {
         return Err("not a regular file".into());
@@ -408,7 +486,7 @@ pub fn seal_file(
         return Err("archives cannot be sealed; seal their member objects".into());
     }
     let obj = Object::parse(&loaded.bytes).map_err(|e| e.0)?;
-    let s = seal_object(&obj, mode, link)?;
+    let s = seal_object_as(&obj, mode, link, profile)?;
     let mut msg = summary(&s, mode);
     let unchanged = s.edits.patches.is_empty() && s.edits.sections.is_empty();
     if unchanged && in_place {

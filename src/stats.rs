@@ -278,19 +278,17 @@ pub fn collect(
         .collect();
     let per: Vec<ObjectStats> = inputs
         .par_iter()
-        .flat_map_iter(|inp| {
-            let name = inp.name();
-            match input::load(&inp.path) {
-                Err(e) => vec![ObjectStats::failed(name, e)],
-                Ok(l) => l
-                    .members
-                    .par_iter()
-                    .map(|(member, range)| {
-                        let file = input::member_name(&name, member.as_deref());
-                        object_stats(file, &l.bytes[range.clone()], rules, link, list)
-                    })
-                    .collect(),
-            }
+        .flat_map_iter(|inp| inp.files())
+        .flat_map_iter(|(name, path)| match input::load(path) {
+            Err(e) => vec![ObjectStats::failed(name, e)],
+            Ok(l) => l
+                .members
+                .par_iter()
+                .map(|(member, range)| {
+                    let file = input::member_name(&name, member.as_deref());
+                    object_stats(file, &l.bytes[range.clone()], rules, link, list)
+                })
+                .collect(),
         })
         .collect();
     out.extend(per);

@@ -282,7 +282,7 @@ pub fn run(a: &SymdiffArgs) -> i32 {
         findings: d.findings,
         error: None,
         section_offsets: crate::engine::section_offsets(&after),
-        ignored: 0,
+        ..Default::default()
     };
     let tty = std::io::stdout().is_terminal();
     let format = a

@@ -3,10 +3,17 @@
 //! property over every fixture object in testdata/.
 
 use objlint::cli::SealMode;
+use objlint::config::Profile;
 use objlint::elf::write::write_verified;
 use objlint::elf::{Object, SHN_XINDEX, SymSection};
 use objlint::rules::Rules;
-use objlint::seal::{seal_object, verify_sealed};
+use objlint::seal::{seal_object_as, verify_sealed};
+
+/// Seal as kernel code: these fixtures stand for it (seal_arm64.o has no
+/// kernel section to tell it by).
+fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<objlint::seal::Sealed, String> {
+    seal_object_as(obj, mode, link, Some(Profile::Kernel))
+}
 use objlint::symdiff::diff;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -92,7 +99,18 @@ fn symdiff_clean(before: &Path, after: &Path) {
 }
 
 fn seal_cli(input: &Path, out: &Path, mode: &str, link: bool) -> Output {
-    let mut args = vec!["seal", "--mode", mode, s(input), "-o", s(out)];
+    // The fixtures stand for kernel code (seal_arm64.o has no kernel
+    // section to tell it by).
+    let mut args = vec![
+        "seal",
+        "--mode",
+        mode,
+        "--profile",
+        "kernel",
+        s(input),
+        "-o",
+        s(out),
+    ];
     if link {
         args.push("--link");
     }
@@ -210,7 +228,7 @@ fn symdiff_identical_and_unreadable() {
 fn sealed_sites(path: &Path, mode: SealMode, link: bool) -> Vec<String> {
     let data = std::fs::read(path).unwrap();
     let obj = Object::parse(&data).unwrap();
-    let sealed = seal_object(&obj, mode, link).unwrap();
+    let sealed = seal_object_as(&obj, mode, link, Some(Profile::Kernel)).unwrap();
     let m = objlint::model::Model::build(&obj, &Rules::builtin());
     let mut v: Vec<String> = sealed
         .report

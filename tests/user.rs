@@ -104,6 +104,78 @@ fn an_archive_is_a_unit() {
     assert!(weak.contains("libdie-weak.a(user.o): parse+"), "{weak}");
 }
 
+/// A thin archive (`ar rcT`) is a unit too: its members, read from their
+/// paths relative to the archive, are checked together (user.o's
+/// fall-through goes, as in libdie.a); a member also checked on its own is
+/// checked there, alone.
+#[test]
+fn a_thin_archive_is_a_unit() {
+    assert_eq!(short(&["--enable", "fallthrough", "thin/libdie.a"]), "");
+    let both = short(&["--enable", "fallthrough", "thin/libdie.a", "archive/user.o"]);
+    assert!(
+        both.starts_with("archive/user.o: parse+0x14: error:"),
+        "{both}"
+    );
+    assert!(!both.contains("thin/libdie.a"), "{both}");
+}
+
+/// A member file of a thin archive that is not there is one error naming
+/// it (exit 2); the other members are checked as a unit without it, and
+/// the other files of the run as usual.
+#[test]
+fn a_missing_thin_member_is_one_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = tmp.path().join("lib");
+    std::fs::create_dir(&lib).unwrap();
+    for m in ["user.o", "die.o"] {
+        std::fs::copy(dir().join("archive").join(m), lib.join(m)).unwrap();
+    }
+    std::fs::write(lib.join("gone.o"), b"").unwrap();
+    let ar = Command::new("ar")
+        .current_dir(&lib)
+        .args(["rcTD", "libthin.a", "user.o", "gone.o", "die.o"])
+        .status()
+        .expect("run ar");
+    assert!(ar.success());
+    std::fs::remove_file(lib.join("gone.o")).unwrap();
+    let other = dir().join("syscall-x86_64.o");
+    let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+        .current_dir(tmp.path())
+        .args([
+            "check",
+            "--format",
+            "short",
+            "-j",
+            "1",
+            "--enable",
+            "fallthrough",
+        ])
+        .arg("lib/libthin.a")
+        .arg(&other)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("gone.o")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].starts_with(
+            "objlint: lib/libthin.a(gone.o): member lib/gone.o of the thin archive cannot be read:"
+        ),
+        "{stderr}"
+    );
+    // user.o is checked with die.o: no fall-through after my_die().
+    assert!(!stdout.contains("libthin.a(user.o)"), "{stdout}");
+    assert!(
+        stdout.contains("write_and_stop() falls through"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("3 objects"), "{stderr}");
+}
+
 /// Second entries that run on into their sibling are notes; the annotation
 /// silences one; running into int3 padding stays an error.
 #[test]
@@ -218,6 +290,58 @@ fn gnu_property_gcs_and_archives() {
     );
 }
 
+/// A folder named on the command line is a link set too: its user-space
+/// objects with code that lack a property most of the others claim are
+/// named (the hand-written assembly among the compiled fixtures); the same
+/// objects named one by one, or a minority's claim, say nothing; archive
+/// members count in their archive, not in the folder.
+#[test]
+fn folder_property_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for (from, to) in [
+        ("archive/user.o", "a/user.o"),
+        ("archive/die.o", "a/die.o"),
+        ("syscall-asm-x86_64.o", "a/sub/asm.o"),
+        ("props/libmixed-x86_64.a", "a/libmixed.a"),
+        ("archive/user.o", "b/user.o"),
+        ("syscall-asm-x86_64.o", "b/asm.o"),
+        ("entries-x86_64.o", "b/entries.o"),
+    ] {
+        std::fs::create_dir_all(d.join(to).parent().unwrap()).unwrap();
+        std::fs::copy(dir().join(from), d.join(to)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_objlint"))
+            .current_dir(d)
+            .args(["check", "--format", "short", "-q", "-j", "2"])
+            .args(["--enable", "gnu-property"])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let warn = |file: &str, at: &str| {
+        format!(
+            "{file}: {at}+0x0: warning: does not claim IBT or SHSTK, which other objects of this folder claim (IBT: 2 of 3, SHSTK: 2 of 3 objects with code) [gnu-property]\n"
+        )
+    };
+    // a/sub/asm.o lacks what a/user.o and a/die.o claim; the archive's
+    // member says so of its archive.
+    assert_eq!(
+        run(&["a"]),
+        "a/libmixed.a(syscall-asm-x86_64.o): restore_rt+0x0: warning: does not claim IBT or SHSTK, which other objects of this archive claim (IBT: 2 of 3, SHSTK: 2 of 3 objects with code) [gnu-property]\n"
+            .to_string()
+            + &warn("a/sub/asm.o", "restore_rt")
+    );
+    // Named one by one: no folder.
+    assert_eq!(run(&["a/user.o", "a/die.o", "a/sub/asm.o"]), "");
+    // In b only one of three claims IBT and SHSTK: nothing to say.
+    assert_eq!(run(&["b"]), "");
+    // Each folder on its own.
+    assert_eq!(run(&["b", "a/user.o", "a/sub/asm.o"]), "");
+}
+
 /// Landing pads of -fexceptions code are entered by the unwinder: the
 /// cleanup is not unreachable (it was, at with_cleanup.cold+0x0).
 #[test]
@@ -232,4 +356,87 @@ fn exception_landing_pads_are_reached() {
 #[test]
 fn arm64_large_frames_are_followed() {
     assert_eq!(short(&["bigframe-arm64.o"]), "");
+}
+
+/// GCS: `ret xN` and `br x30` in an object that claims GCS are reported
+/// (not as returns through a modified x30: `ret x15` after `mov x15, x30`
+/// does not use x30); without the claim, and for `ret` through x30, nothing.
+#[test]
+fn gcs_returns_not_through_x30() {
+    let out = short(&["--enable", "gnu-property", "gcs-ret-arm64.o"]);
+    assert_eq!(
+        out,
+        "gcs-ret-arm64.o: .note.gnu.property+0x0: warning: claims GCS, but 3 return(s) do not go through x30 (first: `ret x15` at keeps_lr+0xc) [gnu-property]\n"
+    );
+    assert_eq!(
+        short(&["--enable", "gnu-property", "gcs-ret-nogcs-arm64.o"]),
+        ""
+    );
+    // The returns through a modified x30 keep their own finding.
+    let out = short(&["--enable", "gnu-property", "gcs-arm64.o"]);
+    assert!(!out.contains("do not go through x30"), "{out}");
+}
+
+/// `objlint seal` keeps the kernel's policies to kernel code. In user space
+/// (seal-names-arm64.o; testdata/symtab/seal_arm64.o, a kernel fixture
+/// without kernel marks): a name the kernel's no-pad targets list exempts
+/// nothing, `--link` keeps the pads of global functions (the dynamic linker
+/// exports them), and `--mode section` (a list only the kernel reads) is
+/// refused; `--profile kernel` applies the kernel's.
+#[test]
+fn seal_keeps_kernel_policies_to_kernel_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out.o");
+    let seal = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_objlint"))
+            .current_dir(dir())
+            .arg("seal")
+            .args(args)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    for link in [&[][..], &["--link"][..]] {
+        let mut a = vec!["--mode", "nop", "seal-names-arm64.o"];
+        a.extend_from_slice(link);
+        let (code, err) = seal(&a);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(
+            err.contains(": 0 of 2 function-entry landing pads are unneeded"),
+            "{err}"
+        );
+    }
+    let (code, err) = seal(&["--mode", "nop", "--profile", "kernel", "seal-names-arm64.o"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(": 1 of 2 function-entry landing pads are unneeded"),
+        "{err}"
+    );
+
+    let kfix = "../symtab/seal_arm64.o";
+    let (code, err) = seal(&["--mode", "nop", "--link", kfix]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(": 3 of 7 function-entry landing pads are unneeded"),
+        "{err}"
+    );
+    let (code, err) = seal(&["--mode", "nop", "--link", "--profile", "kernel", kfix]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(": 4 of 7 function-entry landing pads are unneeded"),
+        "{err}"
+    );
+    let (code, err) = seal(&["--mode", "section", kfix]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("user-space code: only the kernel reads .bti_seal"),
+        "{err}"
+    );
+    let (code, err) = seal(&["--mode", "section", "--profile", "kernel", kfix]);
+    assert_eq!(code, Some(0), "{err}");
 }

@@ -13,7 +13,9 @@
 //! - arm64: PACIASP/PACIBSP in the code, but no PAC claim;
 //! - arm64: claims GCS (the Guarded Control Stack), but a return goes to an
 //!   address other than the one the call left in x30 (`ret` used as a jump,
-//!   x30 loaded from elsewhere): with GCS on, the return faults.
+//!   x30 loaded from elsewhere): with GCS on, the return faults; or a return
+//!   does not go through x30 (`ret xN`, which objlint cannot follow, and
+//!   `br x30`, which leaves the GCS entry behind).
 //!
 //! In an archive, a member with code that lacks a property most others claim
 //! is reported too (the engine's archive pass, [`missing_in_archive`]): linked
@@ -24,8 +26,9 @@ use super::landing::{
     FEATURE_BRANCH, FEATURE_GCS, FEATURE_RETURN, entry_pad_share, feature_names, pad_ok, place_str,
 };
 use super::{Check, Ctx, Finding};
-use crate::arch::{Kind, Pad};
+use crate::arch::{Insn, Kind, Pad};
 use crate::elf::Machine;
+use crate::model::Model;
 
 pub struct GnuProperty;
 
@@ -101,6 +104,25 @@ impl Check for GnuProperty {
                 );
                 out.push(fd);
             }
+            let other = gcs_other_returns(m);
+            if let Some((sec, off, how)) = other.first() {
+                let (sec, off) = (*sec, *off);
+                let mut fd = cx.finding(
+                    self.id(),
+                    note,
+                    0,
+                    format!(
+                        "claims GCS, but {} return(s) do not go through x30 (first: `{how}` at {})",
+                        other.len(),
+                        place_str(m, sec, off)
+                    ),
+                );
+                fd.target = Some(cx.target(sec, off));
+                fd.notes.push(
+                    "with the Guarded Control Stack on, `ret xN` faults unless xN holds exactly the address the call pushed on the GCS (objlint cannot follow a return address copied to another register: check it, or return through x30), and `br x30` returns without popping the GCS, so a later return faults".into(),
+                );
+                out.push(fd);
+            }
         }
         if features & FEATURE_RETURN == 0 {
             let report = match obj.machine {
@@ -151,7 +173,8 @@ fn gcs_breaking_returns(cx: &Ctx) -> Vec<(usize, u64)> {
         .iter()
         .filter_map(|&((sec, i), c)| {
             let ins = m.section_code(sec)?.insns.get(i)?;
-            if ins.kind != Kind::Return {
+            // `ret xN` does not return through x30 (gcs_other_returns).
+            if ins.kind != Kind::Return || not_through_x30(m, sec, ins) {
                 return None;
             }
             // Only the return address: everything else as at entry.
@@ -170,6 +193,44 @@ fn gcs_breaking_returns(cx: &Ctx) -> Vec<(usize, u64)> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// arm64 returns that do not go through x30, in functions: `ret xN` (N not
+/// 30) and `br x30` (a return by a jump, which leaves its call's entry on
+/// the GCS), as (section, offset, instruction).
+fn gcs_other_returns(m: &Model) -> Vec<(usize, u64, String)> {
+    let mut out = Vec::new();
+    for f in m.functions.iter().filter(|f| !f.prefix) {
+        let Some(code) = m.section_code(f.section) else {
+            continue;
+        };
+        for ins in &code.insns[m.insn_range(f)] {
+            if not_through_x30(m, f.section, ins) {
+                out.push((f.section, ins.offset(), m.disasm(f.section, ins)));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether an arm64 instruction is `ret xN` (N not 30) or `br x30`.
+fn not_through_x30(m: &Model, section: usize, ins: &Insn) -> bool {
+    const RET_XN: (u32, u32) = (0xffff_fc1f, 0xd65f_0000);
+    const BR_X30: u32 = 0xd61f_03c0;
+    if m.obj.machine != Machine::Aarch64
+        || !matches!(ins.kind, Kind::Return | Kind::IndirectJump)
+        || ins.len != 4
+    {
+        return false;
+    }
+    let at = ins.offset() as usize;
+    let Some(&[a, b, c, d]) = m.obj.section_data(section).get(at..at + 4) else {
+        return false;
+    };
+    let w = u32::from_le_bytes([a, b, c, d]);
+    (w & RET_XN.0 == RET_XN.1 && (w >> 5) & 31 != 30) || w == BR_X30
 }
 
 /// For the members of an archive, each a (machine, feature bits of its

@@ -37,6 +37,12 @@ $A64 -c die.c -o archive/die-arm64.o
 rm -f archive/libdie-arm64.a
 ar rcD archive/libdie-arm64.a archive/user-arm64.o archive/die-arm64.o
 
+# A thin archive is a unit as well: its members are read from their own
+# files (here ../archive/user.o and ../archive/die.o).
+rm -f thin/libdie.a
+mkdir -p thin
+(cd thin && ar rcTD libdie.a ../archive/user.o ../archive/die.o)
+
 # Deliberate second entries (glibc's _chk and _l shapes), and the annotation.
 as --64 entries-x86_64.s -o entries-x86_64.o
 aarch64-linux-gnu-as entries-arm64.s -o entries-arm64.o
@@ -57,6 +63,9 @@ $A64 -fstack-clash-protection -fasynchronous-unwind-tables -c bigframe.c -o bigf
 
 # GCS: returns that do not go back to the caller.
 aarch64-linux-gnu-as gcs-arm64.s -o gcs-arm64.o
+# GCS: returns not through x30 (`ret xN`, `br x30`); the same without the claim.
+aarch64-linux-gnu-as gcs-ret-arm64.s -o gcs-ret-arm64.o
+aarch64-linux-gnu-as --defsym NOGCS=1 gcs-ret-arm64.s -o gcs-ret-nogcs-arm64.o
 
 # Property consistency in an archive (ld -z cet-report / bti-report): the
 # compiled members claim IBT+SHSTK (BTI+PAC), the assembly member nothing.
@@ -66,3 +75,6 @@ ar rcD props/libmixed-x86_64.a archive/user.o archive/die.o syscall-asm-x86_64.o
 aarch64-linux-gnu-as entries-arm64.s -o props/asm-arm64.o
 ar rcD props/libmixed-arm64.a archive/user-arm64.o archive/die-arm64.o props/asm-arm64.o
 rm -f props/asm-arm64.o
+
+# seal in user space: a kernel no-pad target's name exempts nothing.
+aarch64-linux-gnu-as seal-names-arm64.s -o seal-names-arm64.o
