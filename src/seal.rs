@@ -161,10 +161,17 @@ fn listed_in(obj: &Object, name: &str) -> (Option<usize>, HashSet<(usize, u64)>)
 
 /// Plan and build the sealed object in memory.
 pub fn seal_object(obj: &Object, mode: SealMode, link: bool) -> Result<Sealed, String> {
+    seal_model(&Model::build(obj, Rules::builtin_shared()), mode, link)
+}
+
+/// [`seal_object`] on a model already built (with the built-in rules): one
+/// model serves every mode, with and without `link`.
+pub fn seal_model(model: &Model, mode: SealMode, link: bool) -> Result<Sealed, String> {
+    static SEAL_RULES: std::sync::OnceLock<SealRules> = std::sync::OnceLock::new();
     let rules = Rules::builtin_shared();
-    let seal_rules = SealRules::builtin();
-    let model = Model::build(obj, rules);
-    let mut report = sealable(&model, rules, link);
+    let seal_rules = SEAL_RULES.get_or_init(SealRules::builtin);
+    let obj = model.obj;
+    let mut report = sealable(model, rules, link);
     let sec = seal_rules.section(obj.machine);
     let (existing, listed) = listed_in(obj, &sec.name);
     // A seal section written before (objtool --ibt) was made with annotations
