@@ -223,6 +223,84 @@ struct RulesFile {
     rule: Vec<RuleDoc>,
 }
 
+/// A kind of exemption list in `rules/`: entries that make a check skip
+/// something. [`ExemptionLog`] records which entries matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Exemption {
+    /// landing_pads.toml `exempt_section`: relocations from the section.
+    ExemptSection,
+    /// landing_pads.toml `never_exempt_section`: an exemption overruled.
+    NeverExemptSection,
+    /// landing_pads.toml `no_pad_target`: a symbol that needs no pad.
+    NoPadTarget,
+    /// uaccess_safe.toml `state_resets`: a function whose toggles are not tracked.
+    StateReset,
+    /// stack.toml `non_standard`: a function whose stack is not followed.
+    NonStandard,
+    /// unreachable.toml `skip_function`: a function whose body is not judged.
+    SkipFunction,
+    /// speculation.toml `exempt_section`: code needing no thunk.
+    SpeculationExempt,
+    /// noinstr.toml `allow`: a callee noinstr code may call.
+    NoinstrAllow,
+}
+
+impl Exemption {
+    /// The file and key the entries are listed under.
+    pub fn list(self) -> &'static str {
+        match self {
+            Exemption::ExemptSection => "landing_pads.toml exempt_section",
+            Exemption::NeverExemptSection => "landing_pads.toml never_exempt_section",
+            Exemption::NoPadTarget => "landing_pads.toml no_pad_target",
+            Exemption::StateReset => "uaccess_safe.toml state_resets",
+            Exemption::NonStandard => "stack.toml non_standard",
+            Exemption::SkipFunction => "unreachable.toml skip_function",
+            Exemption::SpeculationExempt => "speculation.toml exempt_section",
+            Exemption::NoinstrAllow => "noinstr.toml allow",
+        }
+    }
+}
+
+/// One entry of an exemption list: its kind, the architecture of a
+/// per-architecture list, and its index there.
+pub type ExemptionEntry = (Exemption, Option<Machine>, usize);
+
+/// Which exemption entries matched something in the objects checked, once
+/// [`Rules::record_exemptions`] switched it on (off by default: a test runs
+/// every committed fixture and fails on an entry that matched nothing).
+/// Shared by the clones of the rules that hold it.
+#[derive(Debug, Clone, Default)]
+pub struct ExemptionLog(std::sync::Arc<LogInner>);
+
+#[derive(Debug, Default)]
+struct LogInner {
+    on: std::sync::atomic::AtomicBool,
+    hits: std::sync::Mutex<rustc_hash::FxHashSet<ExemptionEntry>>,
+}
+
+impl ExemptionLog {
+    /// Records that `entry` matched (when recording).
+    pub fn hit(&self, entry: ExemptionEntry) {
+        if self.0.on.load(std::sync::atomic::Ordering::Relaxed) {
+            self.0
+                .hits
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(entry);
+        }
+    }
+    fn start(&self) {
+        self.0.on.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn hits(&self) -> rustc_hash::FxHashSet<ExemptionEntry> {
+        self.0
+            .hits
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
+
 /// How a [`NamePattern`] matches a name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -321,29 +399,49 @@ pub struct LandingPadRules {
     pub noendbr_annotation: Vec<NoendbrAnnotation>,
     #[serde(default)]
     pub export_section: Vec<NamePattern>,
+    /// Which entries matched (shared with [`Rules::log`]).
+    #[serde(skip)]
+    pub log: ExemptionLog,
 }
 
 impl LandingPadRules {
-    /// The exemption a relocation from section `name` has, if any.
-    pub fn exempt_section(&self, name: &str) -> Option<&NamePattern> {
-        if self.never_exempt_section.iter().any(|p| p.matches(name)) {
+    /// The exemption a relocation from section `name` of an object of
+    /// machine `m` has, if any.
+    pub fn exempt_section(&self, m: Machine, name: &str) -> Option<&NamePattern> {
+        if let Some(k) = self
+            .never_exempt_section
+            .iter()
+            .position(|p| p.applies_to(m) && p.matches(name))
+        {
+            if self.exempt_section.iter().any(|p| p.matches(name)) {
+                self.log.hit((Exemption::NeverExemptSection, None, k));
+            }
             return None;
         }
-        self.exempt_section.iter().find(|p| p.matches(name))
+        let k = self
+            .exempt_section
+            .iter()
+            .position(|p| p.applies_to(m) && p.matches(name))?;
+        self.log.hit((Exemption::ExemptSection, None, k));
+        Some(&self.exempt_section[k])
     }
     /// The `no_pad_target` entry for a symbol defined in `section` of an
     /// object of machine `m`.
     pub fn no_pad_target(&self, m: Machine, symbol: &str, section: &str) -> Option<&NamePattern> {
-        self.no_pad_target
+        let k = self
+            .no_pad_target
             .iter()
-            .find(|p| p.matches_symbol(m, symbol, section))
+            .position(|p| p.matches_symbol(m, symbol, section))?;
+        self.log.hit((Exemption::NoPadTarget, None, k));
+        Some(&self.no_pad_target[k])
     }
-    /// The `no_pad_target` entries that can match a symbol defined in
-    /// `section` of an object of machine `m`, in order.
-    pub fn no_pad_targets_in(&self, m: Machine, section: &str) -> Vec<&NamePattern> {
+    /// The `no_pad_target` entries (with their index) that can match a
+    /// symbol defined in `section` of an object of machine `m`, in order.
+    pub fn no_pad_targets_in(&self, m: Machine, section: &str) -> Vec<(usize, &NamePattern)> {
         self.no_pad_target
             .iter()
-            .filter(|p| {
+            .enumerate()
+            .filter(|(_, p)| {
                 p.applies_to(m) && (p.section.is_empty() || p.section.iter().any(|s| s == section))
             })
             .collect()
@@ -428,7 +526,7 @@ struct UaccessFile {
     #[serde(default)]
     entered_open: EnteredOpen,
     #[serde(default)]
-    state_resets: ArchValues<Vec<String>>,
+    state_resets: ArchValues<Vec<ListedFunction>>,
 }
 
 /// objtool's model (listed functions entered open) unless a file says otherwise.
@@ -630,16 +728,26 @@ pub struct StackRules {
     pub non_standard: ArchValues<Vec<NonStandard>>,
 }
 
-/// A function the stack rules leave alone: code that switches stacks or
-/// keeps its frame in ways the model does not follow, by design.
+/// A function a rule leaves alone, named with the section the kernel
+/// defines it in: a function of that name elsewhere is not exempt.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NonStandard {
+pub struct ListedFunction {
     pub function: String,
     /// The section it is in (exact).
     pub section: String,
     pub reason: String,
 }
+
+impl ListedFunction {
+    fn names(&self, function: &str, section: &str) -> bool {
+        self.function == function && self.section == section
+    }
+}
+
+/// A function the stack rules leave alone: code that switches stacks or
+/// keeps its frame in ways the model does not follow, by design.
+pub type NonStandard = ListedFunction;
 
 /// `rules/speculation.toml`.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -751,6 +859,8 @@ pub struct Rules {
     pub speculation: SpeculationRules,
     pub unreachable: UnreachableRules,
     pub profile: ProfileRules,
+    /// Which exemption entries matched (off unless [`Rules::record_exemptions`]).
+    pub log: ExemptionLog,
 }
 
 /// The rule files a `--rules` folder may hold.
@@ -876,7 +986,11 @@ impl Rules {
                 ));
             }
         }
+        let log = ExemptionLog::default();
+        let mut landing_pads: LandingPadRules = load(dir, "landing_pads.toml", LANDING_PADS)?;
+        landing_pads.log = log.clone();
         Ok(Rules {
+            log,
             noreturn: load(dir, "noreturn.toml", NORETURN)?,
             uaccess_safe: load(dir, "uaccess_safe.toml", UACCESS_SAFE)?,
             alternatives: load(dir, "alternatives.toml", ALTERNATIVES)?,
@@ -890,7 +1004,7 @@ impl Rules {
             extra_exempt_sections: Vec::new(),
             prefixes: prefixes.prefix,
             docs: docs.rule,
-            landing_pads: load(dir, "landing_pads.toml", LANDING_PADS)?,
+            landing_pads,
             patchable: load(dir, "patchable.toml", PATCHABLE)?,
             special: load(dir, "special.toml", SPECIAL)?,
             stack: load(dir, "stack.toml", STACK)?,
@@ -1024,10 +1138,186 @@ impl Rules {
         }
     }
 
-    /// Functions whose user-access instructions set a lost state rather than
-    /// open or close a window: not tracked.
-    pub fn uaccess_state_resets(&self, m: Machine) -> &[String] {
-        self.uaccess_safe.state_resets.get(m)
+    /// Whether `function`, defined in `section` of an object of machine `m`,
+    /// is one whose user-access instructions set a lost state rather than
+    /// open or close a window (not tracked).
+    pub fn uaccess_state_reset(&self, m: Machine, function: &str, section: &str) -> bool {
+        self.listed(
+            Exemption::StateReset,
+            self.uaccess_safe.state_resets.get(m),
+            m,
+            function,
+            section,
+        )
+    }
+
+    /// Whether `function`, defined in `section` of an object of machine `m`,
+    /// is one whose stack is not followed (stack.toml `non_standard`).
+    pub fn stack_non_standard(&self, m: Machine, function: &str, section: &str) -> bool {
+        self.listed(
+            Exemption::NonStandard,
+            self.stack.non_standard.get(m),
+            m,
+            function,
+            section,
+        )
+    }
+
+    fn listed(
+        &self,
+        kind: Exemption,
+        list: &[ListedFunction],
+        m: Machine,
+        function: &str,
+        section: &str,
+    ) -> bool {
+        let Some(k) = list.iter().position(|e| e.names(function, section)) else {
+            return false;
+        };
+        self.log.hit((kind, Some(m), k));
+        true
+    }
+
+    /// Whether unreachable.toml's `skip_function` names `function`, defined
+    /// in `section` of an object of machine `m`.
+    pub fn unreachable_skipped(&self, m: Machine, function: &str, section: &str) -> bool {
+        let Some(k) = self
+            .unreachable
+            .skip_function
+            .iter()
+            .position(|p| p.matches_symbol(m, function, section))
+        else {
+            return false;
+        };
+        self.log.hit((Exemption::SkipFunction, None, k));
+        true
+    }
+
+    /// Whether speculation.toml exempts section `section` of an object of
+    /// machine `m` (in a module or not) from `rule`.
+    pub fn speculation_exempt(&self, m: Machine, rule: &str, section: &str, module: bool) -> bool {
+        let Some(k) = self
+            .speculation
+            .exempt_section
+            .iter()
+            .position(|e| e.exempts(m, rule, section, module))
+        else {
+            return false;
+        };
+        self.log.hit((Exemption::SpeculationExempt, None, k));
+        true
+    }
+
+    /// Records the noinstr.toml `allow` entries that let noinstr code call
+    /// `callee` (after [`Noinstr::allowed`] said it may).
+    pub fn noinstr_allowed_hit(&self, callee: &str) {
+        let allow = &self.noinstr.allow;
+        let names = allow.names.iter().map(|n| n == callee);
+        let contains = allow.contains.iter().map(|c| callee.contains(c.as_str()));
+        for (k, hit) in names.chain(contains).enumerate() {
+            if hit {
+                self.log.hit((Exemption::NoinstrAllow, None, k));
+            }
+        }
+    }
+
+    /// Start recording which exemption entries match ([`ExemptionLog`]).
+    pub fn record_exemptions(&self) {
+        self.log.start();
+    }
+
+    /// Every entry of every exemption list, described, with whether it
+    /// matched something since [`Rules::record_exemptions`].
+    pub fn exemption_entries(&self) -> Vec<(ExemptionEntry, String, bool)> {
+        let hits = self.log.hits();
+        let lp = &self.landing_pads;
+        let pattern = |p: &NamePattern| {
+            let mut d = format!("{:?} ({:?})", p.name, p.kind);
+            if !p.arch.is_empty() {
+                d += &format!(" arch {}", p.arch.join(","));
+            }
+            if !p.section.is_empty() {
+                d += &format!(" in {}", p.section.join(","));
+            }
+            d
+        };
+        let mut all: Vec<(ExemptionEntry, String)> = Vec::new();
+        let mut add = |kind, arch, descs: Vec<String>| {
+            for (k, d) in descs.into_iter().enumerate() {
+                all.push(((kind, arch, k), d));
+            }
+        };
+        add(
+            Exemption::ExemptSection,
+            None,
+            lp.exempt_section.iter().map(pattern).collect(),
+        );
+        add(
+            Exemption::NeverExemptSection,
+            None,
+            lp.never_exempt_section.iter().map(pattern).collect(),
+        );
+        add(
+            Exemption::NoPadTarget,
+            None,
+            lp.no_pad_target.iter().map(pattern).collect(),
+        );
+        for m in [Machine::X86_64, Machine::Aarch64] {
+            let listed = |l: &[ListedFunction]| {
+                l.iter()
+                    .map(|e| format!("{} in {} ({})", e.function, e.section, m.name()))
+                    .collect()
+            };
+            add(
+                Exemption::StateReset,
+                Some(m),
+                listed(self.uaccess_safe.state_resets.get(m)),
+            );
+            add(
+                Exemption::NonStandard,
+                Some(m),
+                listed(self.stack.non_standard.get(m)),
+            );
+        }
+        add(
+            Exemption::SkipFunction,
+            None,
+            self.unreachable.skip_function.iter().map(pattern).collect(),
+        );
+        add(
+            Exemption::SpeculationExempt,
+            None,
+            self.speculation
+                .exempt_section
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{:?} ({:?}) arch {} for {}",
+                        e.name,
+                        e.kind,
+                        e.arch.join(","),
+                        e.rules.join(",")
+                    )
+                })
+                .collect(),
+        );
+        let allow = &self.noinstr.allow;
+        add(
+            Exemption::NoinstrAllow,
+            None,
+            allow
+                .names
+                .iter()
+                .map(|n| format!("{n:?} (exact)"))
+                .chain(allow.contains.iter().map(|c| format!("{c:?} (contains)")))
+                .collect(),
+        );
+        all.into_iter()
+            .map(|(e, d)| {
+                let hit = hits.contains(&e);
+                (e, d, hit)
+            })
+            .collect()
     }
 
     pub fn extend_uaccess_safe(&mut self, names: &[String]) {
@@ -1117,11 +1407,32 @@ mod tests {
         assert!(r.indirect_jumps_leave(Machine::X86_64));
         assert!(!r.indirect_jumps_leave(Machine::Aarch64));
         let lp = &r.landing_pads;
-        assert!(lp.exempt_section("__ex_table").is_some());
-        assert!(lp.exempt_section(".discard.reachable").is_some());
-        assert!(lp.exempt_section(".discard.ibt_endbr_noseal").is_none());
-        assert!(lp.exempt_section(".rodata").is_none());
-        assert!(lp.exempt_section("__patchable_function_entries").is_some());
+        assert!(lp.exempt_section(Machine::X86_64, "__ex_table").is_some());
+        assert!(
+            lp.exempt_section(Machine::X86_64, ".discard.reachable")
+                .is_some()
+        );
+        assert!(
+            lp.exempt_section(Machine::X86_64, ".discard.ibt_endbr_noseal")
+                .is_none()
+        );
+        assert!(lp.exempt_section(Machine::X86_64, ".rodata").is_none());
+        assert!(
+            lp.exempt_section(Machine::X86_64, "__patchable_function_entries")
+                .is_some()
+        );
+        // Tables of one architecture only exempt there.
+        assert!(
+            lp.exempt_section(Machine::X86_64, ".orc_unwind_ip")
+                .is_some()
+        );
+        assert!(
+            lp.exempt_section(Machine::Aarch64, ".orc_unwind_ip")
+                .is_none()
+        );
+        assert!(lp.exempt_section(Machine::Aarch64, ".bti_seal").is_some());
+        assert!(lp.exempt_section(Machine::X86_64, ".bti_seal").is_none());
+        assert!(lp.exempt_section(Machine::Aarch64, "__ex_table").is_some());
         let sct = |m| lp.no_pad_target(m, "__SCT__tp_func_foo", ".static_call.text");
         assert!(sct(Machine::X86_64).is_some());
         assert!(sct(Machine::Aarch64).is_none());
@@ -1193,8 +1504,20 @@ mod tests {
     fn config_exempt_sections_are_honoured() {
         let mut r = Rules::builtin();
         r.extend_exempt_sections(&[".my_table".into(), ".sites.*".into()]);
-        assert!(r.landing_pads.exempt_section(".my_table").is_some());
-        assert!(r.landing_pads.exempt_section(".my_table2").is_none());
-        assert!(r.landing_pads.exempt_section(".sites.a").is_some());
+        assert!(
+            r.landing_pads
+                .exempt_section(Machine::X86_64, ".my_table")
+                .is_some()
+        );
+        assert!(
+            r.landing_pads
+                .exempt_section(Machine::X86_64, ".my_table2")
+                .is_none()
+        );
+        assert!(
+            r.landing_pads
+                .exempt_section(Machine::X86_64, ".sites.a")
+                .is_some()
+        );
     }
 }

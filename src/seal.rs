@@ -217,14 +217,36 @@ pub fn seal_object_as(
     link: bool,
     profile: Option<Profile>,
 ) -> Result<Sealed, String> {
+    seal_model_as(
+        &Model::build(obj, Rules::builtin_shared()),
+        mode,
+        link,
+        profile,
+    )
+}
+
+/// [`seal_object`] on a model already built (with the built-in rules): one
+/// model serves every mode, with and without `link`.
+pub fn seal_model(model: &Model, mode: SealMode, link: bool) -> Result<Sealed, String> {
+    seal_model_as(model, mode, link, None)
+}
+
+/// [`seal_model`] as kernel code or user space (see [`seal_object_as`]).
+pub fn seal_model_as(
+    model: &Model,
+    mode: SealMode,
+    link: bool,
+    profile: Option<Profile>,
+) -> Result<Sealed, String> {
+    static SEAL_RULES: std::sync::OnceLock<SealRules> = std::sync::OnceLock::new();
     let rules = Rules::builtin_shared();
-    let seal_rules = SealRules::builtin();
-    let model = Model::build(obj, rules);
+    let seal_rules = SEAL_RULES.get_or_init(SealRules::builtin);
+    let obj = model.obj;
     let kernel = match profile {
         Some(p) => p == Profile::Kernel,
-        None => crate::checks::profile::detected(&model, rules),
+        None => crate::checks::profile::detected(model, rules),
     };
-    let mut report = sealable_as(&model, rules, link, kernel);
+    let mut report = sealable_as(model, rules, link, kernel);
     let sec = seal_rules.section(obj.machine);
     let (existing, listed) = listed_in(obj, &sec.name);
     // A seal section written before (objtool --ibt) was made with annotations

@@ -254,12 +254,17 @@ fn arm64_policy_comes_from_the_rules() {
         args.push("asm-aarch64.o");
         objlint(&args).0
     };
-    let shapes = ["__stack_chk_fail+", "cpu_enable_pan+", "__sdei_handler+"];
+    let shapes = [
+        "__stack_chk_fail+",
+        "cpu_enable_pan+",
+        "__sdei_handler+",
+        "__cpu_suspend_exit+",
+    ];
     let all_out = run(&[]);
     // The functions the policy exempts are named as not checked.
     assert!(
         all_out
-            .contains("cpu_enable_pan+0x0: warning: analysis incomplete: 2 functions are exempt"),
+            .contains("cpu_enable_pan+0x0: warning: analysis incomplete: 3 functions are exempt"),
         "{all_out}"
     );
     let builtin_out: String = all_out
@@ -275,6 +280,19 @@ fn arm64_policy_comes_from_the_rules() {
     for s in shapes {
         assert!(objtool_model.contains(s), "{s}: {objtool_model}");
     }
+    // A state reset is one in the section the kernel defines it in:
+    // __sdei_handler is noinstr; listed in .text, the one here is tracked.
+    let moved = tempfile::tempdir().unwrap();
+    let from = "function = \"__sdei_handler\"\nsection = \".noinstr.text\"";
+    assert!(builtin.contains(from));
+    std::fs::write(
+        moved.path().join("uaccess_safe.toml"),
+        builtin.replace(from, "function = \"__sdei_handler\"\nsection = \".text\""),
+    )
+    .unwrap();
+    let out = run(&["--rules", moved.path().to_str().unwrap()]);
+    assert!(out.contains("__sdei_handler+"), "{out}");
+    assert!(out.contains("2 functions are exempt"), "{out}");
 }
 
 /// Without recorded instrumentation regions (arm64 builds have no objtool),

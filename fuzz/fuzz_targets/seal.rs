@@ -9,15 +9,19 @@
 use libfuzzer_sys::fuzz_target;
 use objlint::cli::SealMode;
 use objlint::elf::Object;
-use objlint::seal::{seal_object, verify_sealed};
+use objlint::model::Model;
+use objlint::rules::Rules;
+use objlint::seal::{seal_model, verify_sealed};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(obj) = Object::parse(data) else {
         return;
     };
+    // One model for the four ways (seal_object builds one per call).
+    let model = Model::build(&obj, Rules::builtin_shared());
     for mode in [SealMode::Nop, SealMode::Section] {
         for link in [false, true] {
-            if let Ok(s) = seal_object(&obj, mode, link)
+            if let Ok(s) = seal_model(&model, mode, link)
                 && verify_sealed(&obj, &s.rewritten.bytes, &s).is_ok()
             {
                 let back = Object::parse(&s.rewritten.bytes).expect("a verified object reads back");

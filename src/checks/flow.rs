@@ -353,7 +353,8 @@ struct Policy<'a> {
     enabled: FxHashSet<&'static str>,
     safe: &'a NameSet,
     entered_open: bool,
-    resets: &'a [String],
+    /// Functions listed in uaccess_safe.toml `state_resets`.
+    resets: FxHashSet<At>,
     noinstr_sections: Vec<bool>,
     /// Instrumentation region depth changes (+1 begin, -1 end).
     depth_change: FxHashMap<At, i32>,
@@ -1545,12 +1546,11 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
                 .is_some_and(|s| s.ends_with("debug_frame"))
         });
     let mut non_standard: FxHashSet<At> = m.special().non_standard.iter().copied().collect();
-    let listed = cx.rules.stack.non_standard.get(m.obj.machine);
-    if !listed.is_empty() {
+    if !cx.rules.stack.non_standard.get(m.obj.machine).is_empty() {
         for f in m.functions.iter().filter(|f| !f.prefix) {
-            if listed
-                .iter()
-                .any(|n| n.function == f.name && n.section == m.obj.section_name(f.section))
+            if cx
+                .rules
+                .stack_non_standard(m.obj.machine, f.name, m.obj.section_name(f.section))
                 && non_standard.insert((f.section, f.start))
             {
                 gaps.push(Gap::new(
@@ -1580,7 +1580,12 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
             }
         }
     }
-    let resets = rules.uaccess_state_resets(m.obj.machine);
+    let resets: FxHashSet<At> = m
+        .functions
+        .iter()
+        .filter(|f| rules.uaccess_state_reset(m.obj.machine, f.name, m.obj.section_name(f.section)))
+        .map(|f| (f.section, f.start))
+        .collect();
     if [uaccess::CALL, uaccess::RETURN, uaccess::REDUNDANT]
         .iter()
         .any(|r| cx.opts.enabled(r))
@@ -1588,7 +1593,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         for f in m
             .functions
             .iter()
-            .filter(|f| resets.iter().any(|r| r == f.name))
+            .filter(|f| resets.contains(&(f.section, f.start)))
         {
             gaps.push(Gap::new(
                 Cause::Exempt,
@@ -1805,7 +1810,7 @@ fn walk_root_from(
         uaccess_on: !orphan_cold
             && !f.prefix
             && from.is_none()
-            && !p.resets.iter().any(|r| r == f.name),
+            && !p.resets.contains(&(f.section, f.start)),
         // Functions only: code reached through unwind hints is entry code
         // whose calls are judged where they are made from functions.
         noinstr_on: !orphan_cold

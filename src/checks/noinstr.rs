@@ -89,13 +89,18 @@ pub(crate) fn judge(
             }
             let base = callee.map_or(name.as_str(), |i| m.functions[i].name);
             if allowed.contains(base) {
+                cx.rules.noinstr_allowed_hit(base);
                 return None;
             }
             Some(format!("{kind} to {name}() leaves {section} section"))
         }
         Callee::Direct(Dest::External { sym }) => {
             let name = &m.obj.symbols[sym].name;
-            if allowed.contains(name) || !cx.opts.link {
+            if allowed.contains(name) {
+                cx.rules.noinstr_allowed_hit(name);
+                return None;
+            }
+            if !cx.opts.link {
                 return None;
             }
             Some(format!("{kind} to {name}() leaves {section} section"))

@@ -273,10 +273,7 @@ pub fn analyze(cx: &Ctx) -> Facts {
     }
     let exempt = |rule: &str, name: &str| {
         cx.rules
-            .speculation
-            .exempt_section
-            .iter()
-            .any(|e| e.exempts(obj.machine, rule, name, facts.build.module))
+            .speculation_exempt(obj.machine, rule, name, facts.build.module)
     };
     let judged = facts.build.judged;
     // Places objtool listed as thunk branches when it ran (`.retpoline_sites`,

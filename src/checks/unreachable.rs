@@ -46,9 +46,12 @@ impl Check for Unreachable {
             if f.prefix
                 || facts.cut.contains(&fi)
                 || m.special().non_standard.contains(&(f.section, f.start))
-                || r.skip_function
-                    .iter()
-                    .any(|p| p.matches_symbol(m.obj.machine, f.name, m.obj.section_name(f.section)))
+                || !r.skip_function.is_empty()
+                    && cx.rules.unreachable_skipped(
+                        m.obj.machine,
+                        f.name,
+                        m.obj.section_name(f.section),
+                    )
             {
                 continue;
             }

@@ -142,7 +142,7 @@ impl AddressTaken {
             }
             // References from exempt sections (ORC, __mcount_loc, ...) take
             // no address: skip them before any lookup, they are most relocations.
-            if rules.exempt_section(&sec.name).is_some() {
+            if rules.exempt_section(obj.machine, &sec.name).is_some() {
                 continue;
             }
             let export = rules.is_export_section(&sec.name);
@@ -640,7 +640,7 @@ fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), St
         return HashMap::default();
     }
     // The entries that can match in each section, worked out once.
-    let per_section: Vec<Vec<&crate::rules::NamePattern>> = m
+    let per_section: Vec<Vec<(usize, &crate::rules::NamePattern)>> = m
         .obj
         .sections
         .iter()
@@ -654,7 +654,13 @@ fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), St
             let SymSection::Section(sec) = s.section else {
                 return None;
             };
-            let p = per_section.get(sec)?.iter().find(|p| p.matches(&s.name))?;
+            let &(k, p) = per_section
+                .get(sec)?
+                .iter()
+                .find(|p| p.1.matches(&s.name))?;
+            rules
+                .log
+                .hit((crate::rules::Exemption::NoPadTarget, None, k));
             Some(((sec, s.value), p.name.clone()))
         })
         .collect()

@@ -45,6 +45,8 @@ clang-19 --target=aarch64-linux-gnu -c switch-table-nobtij.s -o switch-table-nob
 # Every no_pad_target of rules/landing_pads.toml where the kernel defines it.
 aarch64-linux-gnu-as no-pad-targets-arm64.s -o no-pad-targets-arm64.o
 as no-pad-targets-x86.s -o no-pad-targets-x86.o
+as exempt-sections-x86.s -o exempt-sections-x86.o
+aarch64-linux-gnu-as exempt-sections-arm64.s -o exempt-sections-arm64.o
 # The README's example objects (testdata/examples/README.md).
 cp ibt-cases.o ../examples/ibt-x86_64.o
 cp bti-cases.o ../examples/bti-arm64.o

@@ -57,8 +57,9 @@ __stack_chk_fail:
 	.size __stack_chk_fail, .-__stack_chk_fail
 
 // Clean: state resets (rules/uaccess_safe.toml) set PAN after boot, firmware
-// entry or resume, whatever it was: cpufeature.c cpu_enable_pan() and
-// entry-common.c __sdei_handler() as clang-19 builds them.
+// entry or resume, whatever it was: cpufeature.c cpu_enable_pan(), noinstr
+// entry-common.c __sdei_handler() as clang-19 builds them, and suspend.c
+// __cpu_suspend_exit(), each in the section the kernel puts it in.
 	.globl cpu_enable_pan
 	.type cpu_enable_pan, %function
 cpu_enable_pan:
@@ -66,6 +67,14 @@ cpu_enable_pan:
 	ret
 	.size cpu_enable_pan, .-cpu_enable_pan
 
+	.globl __cpu_suspend_exit
+	.type __cpu_suspend_exit, %function
+__cpu_suspend_exit:
+	msr pan, #1
+	ret
+	.size __cpu_suspend_exit, .-__cpu_suspend_exit
+
+	.section .noinstr.text, "ax", %progbits
 	.globl __sdei_handler
 	.type __sdei_handler, %function
 __sdei_handler:
@@ -73,9 +82,15 @@ __sdei_handler:
 	msr pan, #1
 	b 2f
 1:	msr pan, #0
-2:	bl helper
+2:	bl sdei_noinstr_helper
 	ret
 	.size __sdei_handler, .-__sdei_handler
+
+	.type sdei_noinstr_helper, %function
+sdei_noinstr_helper:
+	ret
+	.size sdei_noinstr_helper, .-sdei_noinstr_helper
+	.text
 
 // uaccess-redundant: the same first instruction anywhere else.
 	.globl pan_close_at_entry

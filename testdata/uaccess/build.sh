@@ -17,6 +17,7 @@ aarch64-linux-gnu-as -o asm-aarch64.o asm-aarch64.s
 aarch64-linux-gnu-as -o noinstr-noregions-aarch64.o noinstr-noregions-aarch64.s
 as -o noinstr-noregions-x86_64.o noinstr-noregions-x86_64.s
 as -o noinstr-weak-x86_64.o noinstr-weak-x86_64.s
+as -o noinstr-allow-x86_64.o noinstr-allow-x86_64.s
 # A linked whole that defines its thunks (vmlinux.o): objtool's verdicts kept
 # beside it (--dry-run: objtool writes into the object otherwise). Each check
 # runs on its own, as objtool warns once per symbol.
