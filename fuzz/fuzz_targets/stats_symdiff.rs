@@ -1,5 +1,7 @@
 //! `stats` and `symdiff` on arbitrary bytes never panic: the input is split
-//! in two objects (symdiff compares them; stats reads each). Run from fuzz/:
+//! in two objects at the length its first 4 bytes give (little-endian;
+//! `fuzz/seed.py` writes seeds so), symdiff compares them, stats reads each.
+//! Run from fuzz/:
 //! `cargo +nightly fuzz run stats_symdiff`.
 #![no_main]
 
@@ -8,11 +10,11 @@ use objlint::elf::Object;
 use objlint::rules::Rules;
 
 fuzz_target!(|data: &[u8]| {
-    if data.len() < 2 {
+    let Some((len, rest)) = data.split_first_chunk::<4>() else {
         return;
-    }
-    let cut = usize::from(data[0]) * data.len() / 256;
-    let (a, b) = data[1..].split_at(cut.min(data.len() - 1));
+    };
+    let cut = (u32::from_le_bytes(*len) as usize).min(rest.len());
+    let (a, b) = rest.split_at(cut);
     let rules = Rules::builtin_shared();
     for part in [a, b] {
         let s = objlint::stats::object_stats("fuzz.o".into(), part, rules, true, true);
