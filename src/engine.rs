@@ -189,6 +189,8 @@ pub fn check_unit(
         })
         .collect();
     link_noreturn(&mut models);
+    let names: Vec<&str> = reports.iter().map(|r| r.file.as_str()).collect();
+    link_address_taken(&mut models, &names, rules, opts);
     reports
         .par_iter_mut()
         .zip(models.par_iter())
@@ -314,6 +316,94 @@ fn link_noreturn(models: &mut [Option<Model>]) {
             break;
         }
     }
+}
+
+/// Address-taken facts across the models of one archive, as a link of them
+/// sees them: a member's address-taking reference to a symbol it does not
+/// define makes the function another member defines under that name (its
+/// one strong definition, else its first weak one) address-taken there.
+/// Only between members built with landing pads (IBT / BTI), the ones
+/// whose missing pads fault; `names` are the members' report names.
+fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rules, opts: &Options) {
+    use crate::checks::landing;
+    use rustc_hash::FxHashMap;
+    if !["ibt-missing-endbr", "bti-missing-landing-pad"]
+        .iter()
+        .any(|r| opts.enabled(r))
+    {
+        return;
+    }
+    let enforced: Vec<bool> = models
+        .par_iter()
+        .map(|m| {
+            m.as_ref().is_some_and(|m| {
+                catch_unwind(AssertUnwindSafe(|| landing::enforced(m, opts))).unwrap_or(false)
+            })
+        })
+        .collect();
+    if enforced.iter().filter(|&&e| e).count() < 2 {
+        return;
+    }
+    // (machine, name) -> (member, function, strong); `None` when two
+    // members define it strongly (no link takes both).
+    let mut defs: FxHashMap<(Machine, &str), Option<(usize, usize, bool)>> = FxHashMap::default();
+    for (i, m) in models.iter().enumerate() {
+        let Some(m) = m.as_ref().filter(|_| enforced[i]) else {
+            continue;
+        };
+        for (fi, f) in m.functions.iter().enumerate() {
+            if f.prefix || !(f.global || f.weak) || !m.obj.symbols[f.sym].is_func() {
+                continue;
+            }
+            let strong = !f.weak;
+            defs.entry((m.obj.machine, f.name))
+                .and_modify(|d| match *d {
+                    Some((_, _, true)) if strong => *d = None,
+                    Some((_, _, false)) if strong => *d = Some((i, fi, true)),
+                    _ => {}
+                })
+                .or_insert(Some((i, fi, strong)));
+        }
+    }
+    // Each member's references to the others: (defining member, function,
+    // where the reference is, referencing member).
+    let found: Vec<Vec<(usize, usize, String, usize)>> = models
+        .par_iter()
+        .enumerate()
+        .map(|(j, m)| {
+            let Some(m) = m.as_ref().filter(|_| enforced[j]) else {
+                return Vec::new();
+            };
+            catch_unwind(AssertUnwindSafe(|| {
+                let at = m.address_taken(&rules.landing_pads);
+                at.imports
+                    .iter()
+                    .filter_map(|r| {
+                        let name = m.obj.symbols[r.sym].name.as_ref();
+                        let (i, fi, _) = (*defs.get(&(m.obj.machine, name))?)?;
+                        let place =
+                            landing::place_str(m, r.from_section, r.insn.unwrap_or(r.reloc_offset));
+                        Some((i, fi, format!("{}: {place}", names[j]), j))
+                    })
+                    .collect()
+            }))
+            .unwrap_or_default()
+        })
+        .collect();
+    let mut per_member: Vec<FxHashMap<usize, Vec<(String, usize)>>> =
+        vec![FxHashMap::default(); models.len()];
+    for (i, fi, place, j) in found.into_iter().flatten() {
+        per_member[i].entry(fi).or_default().push((place, j));
+    }
+    models.par_iter_mut().zip(per_member).for_each(|(m, refs)| {
+        if let Some(m) = m.as_mut().filter(|_| !refs.is_empty()) {
+            let mut refs: Vec<_> = refs.into_iter().collect();
+            refs.sort_unstable_by_key(|r| r.0);
+            let _ = catch_unwind(AssertUnwindSafe(|| {
+                m.link_member_refs(&rules.landing_pads, refs)
+            }));
+        }
+    });
 }
 
 /// Run every enabled check over a model; findings sorted by place and rule.

@@ -104,6 +104,57 @@ fn an_archive_is_a_unit() {
     assert!(weak.contains("libdie-weak.a(user.o): parse+"), "{weak}");
 }
 
+/// Address-taken facts across an archive's members: table.o stores the
+/// addresses of handlers.o's functions; `handler_bad` has no landing pad.
+/// In the archive (both members built with IBT / BTI) it is reported in
+/// handlers.o, once, naming the referencing member; the annotated handler
+/// and the directly called one are not. Alone, handlers.o cannot tell;
+/// with a C member built without IBT the link has none: nothing to say.
+/// objtool on `ld -r` of the two (its vmlinux.o IBT check) names the same
+/// one function (taken/objtool-linked-x86_64.txt, made by build.sh).
+#[test]
+fn address_taken_across_members() {
+    for (arch, rule, pad) in [
+        ("x86_64", "ibt-missing-endbr", "ENDBR"),
+        ("arm64", "bti-missing-landing-pad", "BTI"),
+    ] {
+        let unit = format!("taken/libtaken-{arch}.a");
+        let got = short(&["--enable", rule, &unit]);
+        let handlers = format!("{unit}(handlers-{arch}.o)");
+        let table = format!("{unit}(table-{arch}.o)");
+        assert_eq!(
+            got,
+            format!(
+                "{handlers}: handler_bad+0x0: error: relocation to !{pad}: handler_bad+0x0 from another member of the archive: {table}: setup+0x8 (and 1 more there) [{rule}]\n"
+            ),
+            "{unit}"
+        );
+    }
+    for quiet in [
+        "taken/handlers-x86_64.o",
+        "taken/handlers-arm64.o",
+        "taken/libtaken-plain-x86_64.a",
+    ] {
+        let got = short(&[
+            "--enable",
+            "ibt-missing-endbr,bti-missing-landing-pad",
+            quiet,
+        ]);
+        assert_eq!(got, "", "{quiet}");
+    }
+    // objtool's targets on the linked whole are the functions the archive's
+    // findings name.
+    let objtool = std::fs::read_to_string(dir().join("taken/objtool-linked-x86_64.txt")).unwrap();
+    let targets: std::collections::BTreeSet<&str> = objtool
+        .lines()
+        .filter_map(|l| l.split("to !ENDBR: ").nth(1))
+        .filter_map(|t| t.split('+').next())
+        .collect();
+    assert_eq!(targets.into_iter().collect::<Vec<_>>(), ["handler_bad"]);
+    let linked = short(&["--enable", "ibt-missing-endbr", "taken/linked-x86_64.o"]);
+    assert!(linked.contains("to !ENDBR: handler_bad+0x0"), "{linked}");
+}
+
 /// A thin archive (`ar rcT`) is a unit too: its members, read from their
 /// paths relative to the archive, are checked together (user.o's
 /// fall-through goes, as in libdie.a); a member also checked on its own is

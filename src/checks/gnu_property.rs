@@ -24,6 +24,7 @@
 
 use super::landing::{
     FEATURE_BRANCH, FEATURE_GCS, FEATURE_RETURN, entry_pad_share, feature_names, pad_ok, place_str,
+    unpadded_member_refs,
 };
 use super::{Check, Ctx, Finding};
 use crate::arch::{Insn, Kind, Pad};
@@ -54,8 +55,17 @@ impl Check for GnuProperty {
         };
         let at = m.address_taken(&cx.rules.landing_pads);
         if features & FEATURE_BRANCH != 0 {
-            let missing: Vec<_> = at.needing_pad().filter(|r| !pad_ok(m, r)).collect();
-            if let Some(first) = missing.first() {
+            // Every reference, also those of other members of an archive.
+            let missing: Vec<(usize, u64)> = at
+                .needing_pad()
+                .filter(|r| !pad_ok(m, r))
+                .map(|r| (r.to_section, r.to_offset))
+                .chain(unpadded_member_refs(m, at).flat_map(|r| {
+                    let f = &m.functions[r.function];
+                    std::iter::repeat_n((f.section, f.start), r.count)
+                }))
+                .collect();
+            if let Some(&(section, offset)) = missing.first() {
                 let mut fd = cx.finding(
                     self.id(),
                     note,
@@ -63,10 +73,10 @@ impl Check for GnuProperty {
                     format!(
                         "claims {branch}, but {} address-taken place(s) have no {pad} (first: {})",
                         missing.len(),
-                        place_str(m, first.to_section, first.to_offset)
+                        place_str(m, section, offset)
                     ),
                 );
-                fd.target = Some(cx.target(first.to_section, first.to_offset));
+                fd.target = Some(cx.target(section, offset));
                 fd.notes.push(format!(
                     "a binary linked from this object enforces {branch} and faults on the first indirect branch to such a place"
                 ));

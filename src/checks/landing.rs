@@ -7,7 +7,7 @@ use crate::arch::Pad;
 use crate::config::Options;
 use crate::elf::{Machine, STT_FILE, STT_SECTION, SymSection};
 use crate::model::Model;
-use crate::model::address_taken::{CodeRef, pad_at};
+use crate::model::address_taken::{AddressTaken, CodeRef, MemberRef, pad_at};
 
 /// `GNU_PROPERTY_X86_FEATURE_1_IBT` / `GNU_PROPERTY_AARCH64_FEATURE_1_BTI`.
 pub const FEATURE_BRANCH: u32 = 1;
@@ -82,13 +82,10 @@ pub fn pad_ok(m: &Model, r: &CodeRef) -> bool {
     if r.jump.is_some() {
         return p.accepts_jump();
     }
-    match m.obj.machine {
-        Machine::X86_64 => p == Pad::Endbr64,
-        Machine::Aarch64 => {
-            p.accepts_call()
-                || (m.function_at_start(r.to_section, r.to_offset).is_none() && p.accepts_jump())
-        }
-    }
+    accepts_call(m.obj.machine, p)
+        || (m.obj.machine == Machine::Aarch64
+            && m.function_at_start(r.to_section, r.to_offset).is_none()
+            && p.accepts_jump())
 }
 
 /// `sym+0xoff` for a place, as objtool prints it: the function containing
@@ -153,7 +150,8 @@ pub fn check_pads(
     if m.obj.machine != machine || !enforced(m, cx.opts) {
         return;
     }
-    for r in m.address_taken(&cx.rules.landing_pads).needing_pad() {
+    let at = m.address_taken(&cx.rules.landing_pads);
+    for r in at.needing_pad() {
         if !pad_ok(m, r) {
             let mut fd = missing_pad(cx, rule, pad, r);
             if r.jump.is_some() {
@@ -163,6 +161,56 @@ pub fn check_pads(
             }
             out.push(fd);
         }
+    }
+    for r in unpadded_member_refs(m, at) {
+        let f = &m.functions[r.function];
+        let more = match (r.count, r.members) {
+            (1, _) => String::new(),
+            (n, 1) => format!(" (and {} more there)", n - 1),
+            (n, k) => format!(" (and {} more in {} members)", n - 1, k),
+        };
+        let mut fd = cx.finding(
+            rule,
+            f.section,
+            f.start,
+            format!(
+                "relocation to !{pad}: {}+0x0 from another member of the archive: {}{more}",
+                f.name, r.first
+            ),
+        );
+        if let Some(code) = m.section_code(f.section)
+            && let Some(k) = code.index_at(f.start)
+        {
+            fd.notes.push(format!(
+                "the function starts with `{}`",
+                m.disasm(f.section, &code.insns[k])
+            ));
+        }
+        fd.notes.push(format!(
+            "the archive is checked as one link: another member takes the address of this global function, so an indirect call may land on it; {note}"
+        ));
+        out.push(fd);
+    }
+}
+
+/// In an archive checked as a unit: the functions other members take the
+/// address of, not exempt, whose entry takes no indirect call.
+pub fn unpadded_member_refs<'t>(
+    m: &'t Model,
+    at: &'t AddressTaken,
+) -> impl Iterator<Item = &'t MemberRef> {
+    at.from_members.iter().filter(|r| {
+        let f = &m.functions[r.function];
+        r.exempt.is_none()
+            && !pad_at(m, f.section, f.start).is_some_and(|p| accepts_call(m.obj.machine, p))
+    })
+}
+
+/// Whether a pad at a function's entry takes an indirect call.
+fn accepts_call(machine: Machine, p: Pad) -> bool {
+    match machine {
+        Machine::X86_64 => p == Pad::Endbr64,
+        Machine::Aarch64 => p.accepts_call(),
     }
 }
 

@@ -87,6 +87,33 @@ pub struct EntryPad {
     pub pad: Pad,
 }
 
+/// An address-taking reference to the entry of a symbol this object does
+/// not define (a pointer in data, `lea sym(%rip)`, `adrp`+`add`): in an
+/// archive, another member may define it ([`AddressTaken::link_members`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportRef {
+    /// The undefined symbol.
+    pub sym: usize,
+    pub from_section: usize,
+    pub reloc_offset: u64,
+    /// The instruction holding the relocation, when it is in code.
+    pub insn: Option<u64>,
+}
+
+/// References from other members of an archive to one function's entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberRef {
+    /// Index into [`Model::functions`].
+    pub function: usize,
+    /// The first reference, as `ARCHIVE(MEMBER): sym+0xoff`.
+    pub first: String,
+    /// All references, and the members they are in.
+    pub count: usize,
+    pub members: usize,
+    /// Why it needs no landing pad (an annotation or the rules' names).
+    pub exempt: Option<Exemption>,
+}
+
 /// The address-taken facts of one object.
 #[derive(Debug, Default)]
 pub struct AddressTaken {
@@ -99,6 +126,11 @@ pub struct AddressTaken {
     pub exported: Vec<bool>,
     /// Address-taking references to undefined symbols (not checkable here).
     pub external: usize,
+    /// Those of them to a symbol's entry, sorted by place.
+    pub imports: Vec<ImportRef>,
+    /// In an archive checked as a unit: functions whose address other
+    /// members take (their non-exempt ones are in [`AddressTaken::taken`]).
+    pub from_members: Vec<MemberRef>,
     /// Targets of non-exempt references, sorted.
     needed: Vec<(usize, u64)>,
 }
@@ -111,6 +143,23 @@ impl Model<'_> {
                 AddressTaken::build(self, rules)
             })
         })
+    }
+}
+
+impl Model<'_> {
+    /// Take in references from other members of an archive to this
+    /// object's functions ([`AddressTaken::link_members`]).
+    pub fn link_member_refs(
+        &mut self,
+        rules: &LandingPadRules,
+        refs: Vec<(usize, Vec<(String, usize)>)>,
+    ) {
+        let mut at = self
+            .landing
+            .take()
+            .unwrap_or_else(|| AddressTaken::build(self, rules));
+        at.link_members(self, rules, refs);
+        let _ = self.landing.set(at);
     }
 }
 
@@ -197,6 +246,7 @@ impl AddressTaken {
         };
         for o in outs.into_iter().chain([out]) {
             at.external += o.external;
+            at.imports.extend(o.imports);
             at.refs.extend(o.refs);
             at.needed.extend(o.needed);
             for (f, export) in o.taken {
@@ -208,7 +258,56 @@ impl AddressTaken {
             .sort_by_key(|r| (r.from_section, r.reloc_offset, r.to_section, r.to_offset));
         at.needed.sort_unstable();
         at.needed.dedup();
+        at.imports
+            .sort_unstable_by_key(|r| (r.from_section, r.reloc_offset));
         at
+    }
+
+    /// Take in references from other members of an archive to entries of
+    /// this object's functions: `refs` per function index, each reference
+    /// named as `ARCHIVE(MEMBER): sym+0xoff`, with the member it is in.
+    /// What annotations and the rules' names exempt here stays exempt; the
+    /// rest makes the function address-taken, as a link of the members would.
+    pub fn link_members(
+        &mut self,
+        m: &Model,
+        rules: &LandingPadRules,
+        refs: Vec<(usize, Vec<(String, usize)>)>,
+    ) {
+        if refs.is_empty() {
+            return;
+        }
+        let noendbr = noendbr_places(m, rules);
+        let no_pad = no_pad_places(m, rules);
+        for (function, mut from) in refs {
+            let f = &m.functions[function];
+            let at = (f.section, f.start);
+            let exempt = if let Some(name) = no_pad.get(&at) {
+                Some(Exemption::Target(name.clone()))
+            } else if noendbr.contains(&at) {
+                Some(Exemption::Annotated)
+            } else {
+                None
+            };
+            if exempt.is_none() {
+                self.taken[function] = true;
+                if let Err(k) = self.needed.binary_search(&at) {
+                    self.needed.insert(k, at);
+                }
+            }
+            from.sort_unstable();
+            let count = from.len();
+            let first = from[0].0.clone();
+            from.dedup_by_key(|r| r.1);
+            self.from_members.push(MemberRef {
+                function,
+                first,
+                count,
+                members: from.len(),
+                exempt,
+            });
+        }
+        self.from_members.sort_unstable_by_key(|r| r.function);
     }
 
     /// Whether function `f` (index into [`Model::functions`]) is address-taken.
@@ -322,6 +421,7 @@ struct Found {
     /// Functions whose entry is taken, and whether by an export table.
     taken: Vec<(usize, bool)>,
     external: usize,
+    imports: Vec<ImportRef>,
 }
 
 impl Classifier<'_, '_> {
@@ -357,9 +457,17 @@ impl Classifier<'_, '_> {
                     });
                     self.classify(out, from, (section, offset), export, None, named, true);
                 }
-                Place::External { .. } => {
+                Place::External { sym, addend } => {
                     if obj.sections[sec].is_alloc() {
                         out.external += 1;
+                        if addend == 0 {
+                            out.imports.push(ImportRef {
+                                sym,
+                                from_section: sec,
+                                reloc_offset: r.offset,
+                                insn: insn.map(|i| i.offset()),
+                            });
+                        }
                     }
                 }
                 Place::Other => {}

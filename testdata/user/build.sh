@@ -78,3 +78,28 @@ rm -f props/asm-arm64.o
 
 # seal in user space: a kernel no-pad target's name exempts nothing.
 aarch64-linux-gnu-as seal-names-arm64.s -o seal-names-arm64.o
+
+# Address-taken facts across an archive's members: table.c takes the
+# addresses of hand-written handlers another member defines; one lacks its
+# landing pad. libtaken-*.a: both members claim IBT (BTI); the -plain
+# archive's C member is built without branch protection (the link has no
+# IBT: nothing to report); linked-*.o is `ld -r` of the members, where the
+# reference is inside one object.
+mkdir -p taken
+as --64 taken/handlers-x86_64.s -o taken/handlers-x86_64.o
+$X86 -c taken/table.c -o taken/table-x86_64.o
+gcc -O2 -fcf-protection=none -c taken/table.c -o taken/table-plain-x86_64.o
+aarch64-linux-gnu-as taken/handlers-arm64.s -o taken/handlers-arm64.o
+$A64 -c taken/table.c -o taken/table-arm64.o
+rm -f taken/*.a
+ar rcD taken/libtaken-x86_64.a taken/table-x86_64.o taken/handlers-x86_64.o
+ar rcD taken/libtaken-plain-x86_64.a taken/table-plain-x86_64.o taken/handlers-x86_64.o
+ar rcD taken/libtaken-arm64.a taken/table-arm64.o taken/handlers-arm64.o
+ld -r taken/table-x86_64.o taken/handlers-x86_64.o -o taken/linked-x86_64.o
+aarch64-linux-gnu-ld -r taken/table-arm64.o taken/handlers-arm64.o -o taken/linked-arm64.o
+# Ground truth: objtool 6.12 (OBJTOOL=path; ../shared/corpus/fetch-corpus.sh
+# builds it) on the linked whole, with the IBT check it runs on vmlinux.o:
+# it names handler_bad, the one function the archive's finding names.
+if [ -n "${OBJTOOL:-}" ]; then
+  (cd taken && "$OBJTOOL" --ibt --link --dry-run linked-x86_64.o 2>objtool-linked-x86_64.txt) || true
+fi
