@@ -1,30 +1,41 @@
-//! The checks: each a pure function of the model to findings.
+//! The rules: each a pure function of the model to findings, one file per
+//! rule (or per family of rules: `uaccess`, `stack`, `unwind_tables`),
+//! registered in [`all`] and documented in `rules/rules.toml`.
+//!
+//! Four modules here are not rules but what rules share: [`flow`] (the
+//! walk over every path, which the stack, uaccess, noinstr, unreachable and
+//! unwind rules read), [`pads`] (landing-pad logic), [`profile`] (kernel
+//! code or user space) and [`speculation`] (the one pass `retpoline`,
+//! `rethunk` and `sls` read).
 
+// Rules.
 pub mod analysis_incomplete;
 pub mod bti_missing_landing_pad;
 pub mod call_ops_align;
 pub mod direction_flag;
 pub mod fallthrough;
-pub mod flow;
 pub mod frame_pointer;
 pub mod gnu_property;
 pub mod ibt_missing_endbr;
 pub mod intra_function_call;
 pub mod kcfi_hash_offset;
-pub mod landing;
 pub mod noinstr;
 pub mod pac_ret;
 pub mod patchable_entry;
-pub mod profile;
 pub mod rethunk;
 pub mod retpoline;
 pub mod sls;
-pub mod speculation;
 pub mod stack;
 pub mod symtab_shndx;
 pub mod uaccess;
 pub mod unreachable;
 pub mod unwind_tables;
+
+// Shared by the rules.
+pub mod flow;
+pub mod pads;
+pub mod profile;
+pub mod speculation;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
