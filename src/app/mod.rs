@@ -105,7 +105,7 @@ impl clap::builder::TypedValueParser for RuleId {
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
         let mut ids = crate::checks::ids();
         if self.explain {
-            ids.push("symtab-changed");
+            ids.extend(crate::checks::OTHER_RULES);
         }
         Some(Box::new(
             ids.into_iter().map(clap::builder::PossibleValue::new),
