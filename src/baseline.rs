@@ -142,28 +142,7 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Severity;
-
-    fn finding(sym: &str, off: u64, msg: &str) -> Finding {
-        Finding {
-            rule: "fallthrough",
-            severity: Severity::Error,
-            section_index: 3,
-            section: ".text".into(),
-            offset: off,
-            symbol: Some(sym.into()),
-            symbol_offset: off,
-            message: msg.into(),
-            target: None,
-            notes: vec![],
-            context: vec![],
-            source: None,
-            path: None,
-            path_omitted: 0,
-            fix: None,
-            cause: None,
-        }
-    }
+    use crate::report::fingerprint::tests::finding;
 
     #[test]
     fn counts_duplicates() {

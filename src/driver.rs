@@ -328,7 +328,7 @@ pub struct SealOptions {
 /// Seal an object; the summary of what was done.
 pub fn seal(o: &SealOptions) -> Result<String, Failure> {
     let rules = Rules::load(o.rules.as_deref()).map_err(Failure::Usage)?;
-    crate::seal::seal_file_with(
+    crate::seal::seal_file(
         &o.input, &o.output, o.mode, o.link, o.in_place, o.profile, &rules,
     )
     .map_err(|e| Failure::File(o.input.clone(), e))

@@ -421,31 +421,10 @@ fn note_stale(msg: &mut String, removed: &[PathBuf]) {
 /// Seal `input` into `target` (which may be the input itself). A symbolic
 /// link as target is written through; `-o` naming the input (by any path)
 /// is sealing in place.
+///
+/// As kernel code or user space (`profile`; `None`: as detected), under
+/// `rules` (`--rules`: its `seal.toml` among them).
 pub fn seal_file(
-    input: &Path,
-    target: &Path,
-    mode: SealMode,
-    link: bool,
-    in_place: bool,
-) -> Result<String, String> {
-    seal_file_as(input, target, mode, link, in_place, None)
-}
-
-/// [`seal_file`] as kernel code or user space (`None`: as detected).
-pub fn seal_file_as(
-    input: &Path,
-    target: &Path,
-    mode: SealMode,
-    link: bool,
-    in_place: bool,
-    profile: Option<Profile>,
-) -> Result<String, String> {
-    let rules = Rules::builtin_shared();
-    seal_file_with(input, target, mode, link, in_place, profile, rules)
-}
-
-/// [`seal_file_as`] under `rules`.
-pub fn seal_file_with(
     input: &Path,
     target: &Path,
     mode: SealMode,

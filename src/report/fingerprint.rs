@@ -113,11 +113,12 @@ pub fn fingerprint(file: &str, f: &Finding) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::Severity;
 
-    fn finding(sym: &str, off: u64, msg: &str) -> Finding {
+    /// A finding of `fallthrough` in `sym` at `off`.
+    pub(crate) fn finding(sym: &str, off: u64, msg: &str) -> Finding {
         Finding {
             rule: "fallthrough",
             severity: Severity::Error,
