@@ -2,8 +2,9 @@
 //! the language server and the pre-commit hook to go from a source to the
 //! object to check.
 
+use crate::paths::normalize;
 use serde::Deserialize;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// One entry as written by CMake, Bear, `scripts/clang-tools/gen_compile_commands.py`, ...
 #[derive(Debug, Deserialize)]
@@ -109,24 +110,6 @@ fn output_arg(args: &[String]) -> Option<PathBuf> {
         }
     }
     None
-}
-
-/// Remove `.` components and fold `..` without touching the file system
-/// (objects may not exist yet; symlinks in build folders are rare).
-pub fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Sources the server and the hook care about: C and assembly.

@@ -79,7 +79,7 @@ impl Ignores {
     /// The rules ignored in every finding of the object read from `file`.
     fn file_rules(&self, file: &Path) -> Vec<&str> {
         let abs = std::env::current_dir()
-            .map(|d| crate::compdb::normalize(&d.join(file)))
+            .map(|d| crate::paths::normalize(&d.join(file)))
             .unwrap_or_else(|_| file.to_path_buf());
         let rel = abs.strip_prefix(&self.root).ok();
         let name = file.file_name().map(Path::new);
@@ -288,7 +288,7 @@ impl ConfigFile {
         let mut cfg: ConfigFile = crate::rules::parse_toml(&text, &path.display().to_string())?;
         let dir = path.parent().unwrap_or(Path::new(""));
         cfg.dir = std::env::current_dir()
-            .map(|d| crate::compdb::normalize(&d.join(dir)))
+            .map(|d| crate::paths::normalize(&d.join(dir)))
             .unwrap_or_else(|_| dir.to_path_buf());
         Ignores::new(&cfg.dir, &cfg.per_file_ignores, &cfg.per_symbol_ignores)
             .map_err(|e| format!("{}: {e}", path.display()))?;

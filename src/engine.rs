@@ -574,9 +574,31 @@ pub fn check_inputs_streaming_with<'a>(
     setup: &(dyn Fn(usize) -> (&'a Rules, &'a Options) + Sync),
     sink: &mut dyn FnMut(Vec<ObjectReport>),
 ) {
+    let mut folders = Folders::new(inputs);
+    for_each_input(
+        inputs,
+        &|i, inp| {
+            let (rules, opts) = setup(i);
+            check_input(inp, rules, opts)
+        },
+        &mut |i, r| folders.pass(i, r, setup, sink),
+    );
+}
+
+/// The input loop of every subcommand that reads many inputs (`check`,
+/// `stats`): `work` runs on each input in parallel and `sink` gets each
+/// result in input order, as soon as it and every input before it are done
+/// (ripgrep's habit). Workers take inputs in order from one counter, so
+/// what waits for an earlier input is at most about one per worker: memory
+/// stays flat however many objects a run has.
+pub fn for_each_input<T: Send>(
+    inputs: &[Input],
+    work: &(dyn Fn(usize, &Input) -> T + Sync),
+    sink: &mut dyn FnMut(usize, T),
+) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<ObjectReport>)>();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, T)>();
     // The body runs on the calling thread, which must not be a pool worker
     // (it would hold one while it waits).
     rayon::in_place_scope(|s| {
@@ -586,8 +608,7 @@ pub fn check_inputs_streaming_with<'a>(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(inp) = inputs.get(i) else { break };
-                    let (rules, opts) = setup(i);
-                    if tx.send((i, check_input(inp, rules, opts))).is_err() {
+                    if tx.send((i, work(i, inp))).is_err() {
                         break;
                     }
                 }
@@ -596,11 +617,10 @@ pub fn check_inputs_streaming_with<'a>(
         drop(tx);
         let mut pending = std::collections::BTreeMap::new();
         let mut want = 0;
-        let mut folders = Folders::new(inputs);
         for (i, r) in rx {
             pending.insert(i, r);
             while let Some(r) = pending.remove(&want) {
-                folders.pass(want, r, setup, sink);
+                sink(want, r);
                 want += 1;
             }
         }

@@ -3,19 +3,25 @@
 //!
 //! Layers, one direction: [`elf`] (bytes) → [`arch`] (instructions) →
 //! [`model`] (functions, flow) → [`checks`] (findings) → [`report`] (formats).
+//! Above the core: [`engine`] runs the checks over inputs; [`stats`],
+//! [`symdiff`], [`seal`] and [`unwind`] are the other analyses; [`driver`]
+//! is the one set of entry points, with typed options, that every subcommand
+//! and the language server call; [`app`] is the command line (clap, output,
+//! exit codes), which nothing else imports. `src/main.rs` only calls
+//! [`app::main`].
 
+pub mod app;
 pub mod arch;
 pub mod baseline;
 pub mod checks;
-pub mod cli;
 pub mod compdb;
 pub mod config;
+pub mod driver;
 pub mod elf;
 pub mod engine;
 pub mod input;
-pub mod lsp;
 pub mod model;
-pub mod precommit;
+pub mod paths;
 pub mod report;
 pub mod rules;
 pub mod seal;

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(objlint::cli::main());
+    std::process::exit(objlint::app::main());
 }

@@ -2,7 +2,7 @@
 //! replaceable with `--rules DIR` (a file present there replaces ours).
 
 use crate::elf::Machine;
-use crate::elf::special::AltLayout;
+use crate::elf::special_sections::AltLayout;
 use serde::Deserialize;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -21,6 +21,7 @@ const STACK: &str = include_str!("../rules/stack.toml");
 const SPECULATION: &str = include_str!("../rules/speculation.toml");
 const UNREACHABLE: &str = include_str!("../rules/unreachable.toml");
 const PROFILE: &str = include_str!("../rules/profile.toml");
+const SEAL: &str = include_str!("../rules/seal.toml");
 
 /// A set of function names: exact names plus substrings of mangled names.
 #[derive(Debug, Default, Clone)]
@@ -859,12 +860,41 @@ pub struct Rules {
     pub speculation: SpeculationRules,
     pub unreachable: UnreachableRules,
     pub profile: ProfileRules,
+    /// Where `objlint seal --mode section` lists sealed pads.
+    pub seal: SealRules,
     /// Which exemption entries matched (off unless [`Rules::record_exemptions`]).
     pub log: ExemptionLog,
 }
 
+#[derive(Debug, Deserialize)]
+pub struct SealSection {
+    pub name: String,
+    pub reloc_type: u32,
+}
+
+#[derive(Debug, Deserialize)]
+struct SealPerArch {
+    x86_64: SealSection,
+    aarch64: SealSection,
+}
+
+/// `rules/seal.toml`.
+#[derive(Debug, Deserialize)]
+pub struct SealRules {
+    section: SealPerArch,
+}
+
+impl SealRules {
+    pub fn section(&self, m: Machine) -> &SealSection {
+        match m {
+            Machine::X86_64 => &self.section.x86_64,
+            Machine::Aarch64 => &self.section.aarch64,
+        }
+    }
+}
+
 /// The rule files a `--rules` folder may hold.
-const FILES: [&str; 14] = [
+const FILES: [&str; 15] = [
     "noreturn.toml",
     "prefix_symbols.toml",
     "rules.toml",
@@ -879,6 +909,7 @@ const FILES: [&str; 14] = [
     "speculation.toml",
     "unreachable.toml",
     "profile.toml",
+    "seal.toml",
 ];
 
 fn load<T: serde::de::DeserializeOwned>(
@@ -1011,6 +1042,7 @@ impl Rules {
             speculation: load(dir, "speculation.toml", SPECULATION)?,
             unreachable: load(dir, "unreachable.toml", UNREACHABLE)?,
             profile: load(dir, "profile.toml", PROFILE)?,
+            seal: load(dir, "seal.toml", SEAL)?,
         })
     }
 

@@ -12,56 +12,31 @@
 use crate::arch::Pad;
 use crate::arch::decoder;
 use crate::checks::symtab_shndx;
-use crate::cli::{SealArgs, SealMode, usage_error};
 use crate::config::Profile;
 use crate::elf::write::{self, Edits, NewReloc, NewSection, Rewritten, SymRef};
-use crate::elf::{Machine, Object, Place};
+use crate::elf::{Object, Place};
 use crate::elf::{STB_LOCAL, SymSection};
 use crate::model::Model;
 use crate::model::address_taken::{Exemption, pad_at};
 use crate::rules::Rules;
-use serde::Deserialize;
 use std::collections::HashSet;
 use std::fs::{File, TryLockError};
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-const SEAL_RULES: &str = include_str!("../rules/seal.toml");
 const SHF_ALLOC: u64 = 2;
 /// `st_other` visibilities a dynamic symbol table exports.
 const STV_DEFAULT: u8 = 0;
 const STV_PROTECTED: u8 = 3;
 
-#[derive(Debug, Deserialize)]
-pub struct SealSection {
-    pub name: String,
-    pub reloc_type: u32,
-}
-
-#[derive(Debug, Deserialize)]
-struct PerArch {
-    x86_64: SealSection,
-    aarch64: SealSection,
-}
-
-/// `rules/seal.toml`.
-#[derive(Debug, Deserialize)]
-pub struct SealRules {
-    section: PerArch,
-}
-
-impl SealRules {
-    pub fn builtin() -> SealRules {
-        toml::from_str(SEAL_RULES).expect("rules/seal.toml parses")
-    }
-
-    pub fn section(&self, m: Machine) -> &SealSection {
-        match m {
-            Machine::X86_64 => &self.section.x86_64,
-            Machine::Aarch64 => &self.section.aarch64,
-        }
-    }
+/// How `objlint seal` seals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SealMode {
+    /// Overwrite unneeded pads with NOPs of the same size.
+    Nop,
+    /// Keep the pads and list them in a seal section (`.ibt_endbr_seal`).
+    Section,
 }
 
 /// One landing pad to seal.
@@ -238,16 +213,25 @@ pub fn seal_model_as(
     link: bool,
     profile: Option<Profile>,
 ) -> Result<Sealed, String> {
-    static SEAL_RULES: std::sync::OnceLock<SealRules> = std::sync::OnceLock::new();
-    let rules = Rules::builtin_shared();
-    let seal_rules = SEAL_RULES.get_or_init(SealRules::builtin);
+    seal_model_with(model, Rules::builtin_shared(), mode, link, profile)
+}
+
+/// [`seal_model_as`] under `rules` (`--rules`: its `seal.toml` among them);
+/// the model built with the same rules.
+pub fn seal_model_with(
+    model: &Model,
+    rules: &Rules,
+    mode: SealMode,
+    link: bool,
+    profile: Option<Profile>,
+) -> Result<Sealed, String> {
     let obj = model.obj;
     let kernel = match profile {
         Some(p) => p == Profile::Kernel,
         None => crate::checks::profile::detected(model, rules),
     };
     let mut report = sealable_as(model, rules, link, kernel);
-    let sec = seal_rules.section(obj.machine);
+    let sec = rules.seal.section(obj.machine);
     let (existing, listed) = listed_in(obj, &sec.name);
     // A seal section written before (objtool --ibt) was made with annotations
     // a linked object no longer has (IBT_NOSEAL in .discard.ibt_endbr_noseal):
@@ -326,28 +310,6 @@ pub fn verify_sealed(old: &Object, new_bytes: &[u8], s: &Sealed) -> Result<(), S
         ));
     }
     Ok(())
-}
-
-pub fn run(a: &SealArgs) -> i32 {
-    if a.in_place && a.output.is_some() {
-        return usage_error("use either -o OUT or --in-place");
-    }
-    let target = match (&a.output, a.in_place) {
-        (Some(o), _) => o.clone(),
-        (None, true) => a.input.clone(),
-        (None, false) => return usage_error("seal needs -o OUT or --in-place"),
-    };
-    let name = a.input.display().to_string();
-    match seal_file_as(&a.input, &target, a.mode, a.link, a.in_place, a.profile) {
-        Ok(msg) => {
-            eprintln!("objlint: {name}: {msg}");
-            0
-        }
-        Err(e) => {
-            eprintln!("objlint: {name}: {e}");
-            2
-        }
-    }
 }
 
 /// Extensions of compressed files: objlint writes uncompressed objects only.
@@ -459,24 +421,17 @@ fn note_stale(msg: &mut String, removed: &[PathBuf]) {
 /// Seal `input` into `target` (which may be the input itself). A symbolic
 /// link as target is written through; `-o` naming the input (by any path)
 /// is sealing in place.
+///
+/// As kernel code or user space (`profile`; `None`: as detected), under
+/// `rules` (`--rules`: its `seal.toml` among them).
 pub fn seal_file(
     input: &Path,
     target: &Path,
     mode: SealMode,
     link: bool,
     in_place: bool,
-) -> Result<String, String> {
-    seal_file_as(input, target, mode, link, in_place, None)
-}
-
-/// [`seal_file`] as kernel code or user space (`None`: as detected).
-pub fn seal_file_as(
-    input: &Path,
-    target: &Path,
-    mode: SealMode,
-    link: bool,
-    in_place: bool,
     profile: Option<Profile>,
+    rules: &Rules,
 ) -> Result<String, String> {
     let meta = std::fs::metadata(input).map_err(|e| e.to_string())?;
     if !meta.is_file() {
@@ -508,7 +463,7 @@ pub fn seal_file_as(
         return Err("archives cannot be sealed; seal their member objects".into());
     }
     let obj = Object::parse(&loaded.bytes).map_err(|e| e.0)?;
-    let s = seal_object_as(&obj, mode, link, profile)?;
+    let s = seal_model_with(&Model::build(&obj, rules), rules, mode, link, profile)?;
     let mut msg = summary(&s, mode);
     let unchanged = s.edits.patches.is_empty() && s.edits.sections.is_empty();
     if unchanged && in_place {

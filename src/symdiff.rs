@@ -11,13 +11,9 @@
 
 use crate::checks::Finding;
 use crate::checks::symtab_shndx::{self, SHN_X86_64_LCOMMON};
-use crate::cli::{SymdiffArgs, usage_error};
 use crate::elf::{Object, SHN_ABS, SHN_COMMON, SHN_UNDEF, STT_SECTION, SymSection, Symbol};
-use crate::engine::ObjectReport;
-use crate::report::{self, Format};
 use crate::rules::{Rules, Severity};
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
 
 /// The outcome of comparing two symbol tables.
 #[derive(Debug, Default)]
@@ -210,90 +206,17 @@ pub fn diff(before: &Object, after: &Object, rules: &Rules) -> Diff {
     out
 }
 
-fn load(path: &std::path::Path) -> Result<crate::input::Loaded, String> {
-    let l = crate::input::load(path)?;
-    if l.members.len() != 1 || l.members[0].0.is_some() {
-        return Err("symdiff compares single objects, not archives".into());
-    }
-    Ok(l)
-}
-
-pub fn run(a: &SymdiffArgs) -> i32 {
-    let (lb, la) = match (load(&a.before), load(&a.after)) {
-        (Ok(b), Ok(a)) => (b, a),
-        (Err(e), _) => {
-            eprintln!("objlint: {}: {e}", a.before.display());
-            return 2;
-        }
-        (_, Err(e)) => {
-            eprintln!("objlint: {}: {e}", a.after.display());
-            return 2;
-        }
-    };
-    let before = match Object::parse(&lb.bytes) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("objlint: {}: {e}", a.before.display());
-            return 2;
-        }
-    };
-    let after = match Object::parse(&la.bytes) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("objlint: {}: {e}", a.after.display());
-            return 2;
-        }
-    };
-    if before.machine != after.machine {
-        return usage_error(&format!(
-            "{} is {} but {} is {}",
-            a.before.display(),
-            before.machine,
-            a.after.display(),
-            after.machine
-        ));
-    }
-    let rules = Rules::builtin();
-    let d = diff(&before, &after, &rules);
-    let file = a.after.display().to_string();
-    if a.verbose {
-        for &j in &d.added {
-            let s = &after.symbols[j];
-            eprintln!(
-                "objlint: {file}: added {} {} {} in {} (value {:#x}, size {})",
-                bind_name(s.bind),
-                type_name(s.st_type),
-                symtab_shndx::display_name(&after, s),
-                place(&after, s),
-                s.value,
-                s.size
-            );
-        }
-    }
-    let nerr = d
-        .findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    let rep = ObjectReport {
-        file,
-        arch: Some(after.machine),
-        functions: 0,
-        findings: d.findings,
-        error: None,
-        section_offsets: crate::engine::section_offsets(&after),
-        ..Default::default()
-    };
-    let tty = std::io::stdout().is_terminal();
-    let format = a
-        .format
-        .unwrap_or(if tty { Format::Human } else { Format::Short });
-    let color = report::use_color(report::ColorWhen::Auto, tty);
-    let mut em = report::emitter(format, color);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if em.object(&rep, &mut out).is_err() || em.finish(&mut out).is_err() || out.flush().is_err() {
-        return 2;
-    }
-    if nerr > 0 { 1 } else { 0 }
+/// How `--verbose` names a symbol only added: its binding, type, name, place,
+/// value and size.
+pub fn describe(after: &Object, j: usize) -> String {
+    let s = &after.symbols[j];
+    format!(
+        "added {} {} {} in {} (value {:#x}, size {})",
+        bind_name(s.bind),
+        type_name(s.st_type),
+        symtab_shndx::display_name(after, s),
+        place(after, s),
+        s.value,
+        s.size
+    )
 }

@@ -3,7 +3,7 @@
 //! silently, and `-V` works on every subcommand, as their man pages say.
 
 use clap::CommandFactory;
-use objlint::cli::Cli;
+use objlint::app::Cli;
 use std::process::Command;
 
 /// Every argument of every (sub)command, as `objlint ... --help` lists it,

@@ -3,8 +3,8 @@
 //! state. Crafted objects in testdata/seal_safety/ (from the bad-input
 //! repro set); everything else is built from fixtures at test time.
 
-use objlint::cli::SealMode;
 use objlint::elf::Object;
+use objlint::seal::SealMode;
 use objlint::seal::{seal_object, verify_sealed};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, symlink};
 use std::path::{Path, PathBuf};
@@ -651,4 +651,49 @@ fn one_model_seals_as_a_fresh_one_does() {
             }
         }
     }
+}
+
+/// `seal --rules DIR` reads its policy as every subcommand reads rules: a
+/// `seal.toml` there replaces the built-in one (here, the section's name).
+#[test]
+fn seal_reads_seal_toml_from_the_rules_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules");
+    std::fs::create_dir(&rules).unwrap();
+    let ours = std::fs::read_to_string(root().join("rules/seal.toml")).unwrap();
+    std::fs::write(
+        rules.join("seal.toml"),
+        ours.replace("\".ibt_endbr_seal\"", "\".my_endbr_seal\""),
+    )
+    .unwrap();
+    let input = fixture("symtab/seal_x86.o");
+    for (extra, want) in [(None, ".ibt_endbr_seal"), (Some(&rules), ".my_endbr_seal")] {
+        let out = dir.path().join("out.o");
+        let mut a = vec!["seal", "--mode", "section", "--profile", "kernel"];
+        if let Some(r) = extra {
+            a.extend(["--rules", s(r)]);
+        }
+        a.extend([s(&input), "-o", s(&out)]);
+        let o = objlint(&a);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let bytes = std::fs::read(&out).unwrap();
+        let obj = Object::parse(&bytes).unwrap();
+        assert!(!obj.sections_named(want).is_empty(), "{want} missing");
+    }
+    // A bad seal.toml is a usage error, as any bad rule file is.
+    std::fs::write(rules.join("seal.toml"), "[section]\n").unwrap();
+    let out = dir.path().join("bad.o");
+    let o = objlint(&[
+        "seal",
+        "--mode",
+        "nop",
+        "--rules",
+        s(&rules),
+        s(&input),
+        "-o",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("seal.toml"), "{}", stderr(&o));
+    assert!(!out.exists());
 }

@@ -2,11 +2,11 @@
 //! objects generated with GNU as at test time, and a seal-then-symdiff
 //! property over every fixture object in testdata/.
 
-use objlint::cli::SealMode;
 use objlint::config::Profile;
 use objlint::elf::write::write_verified;
 use objlint::elf::{Object, SHN_XINDEX, SymSection};
 use objlint::rules::Rules;
+use objlint::seal::SealMode;
 use objlint::seal::{seal_object_as, verify_sealed};
 
 /// Seal as kernel code: these fixtures stand for it (seal_arm64.o has no

@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use objlint::cli::SealMode;
+use objlint::seal::SealMode;
 use objlint::elf::Object;
 use objlint::model::Model;
 use objlint::rules::Rules;

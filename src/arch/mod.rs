@@ -302,8 +302,7 @@ pub fn straight_line_before<'a>(
         })
 }
 
-/// The largest executable section the decoder accepts.
-pub const MAX_CODE_SECTION: u64 = (u32::MAX - 2) as u64;
+pub use crate::elf::MAX_CODE_SECTION;
 
 /// How a kCFI indirect-call check reads the callee's type hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 //! `rules/landing_pads.toml` do not. A function entry needs a call pad; another
 //! place (a label) either kind. Only for objects built with BTI.
 
-use super::landing::check_pads;
+use super::pads::check_pads;
 use super::{Check, Ctx, Finding};
 use crate::elf::Machine;
 

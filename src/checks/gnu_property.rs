@@ -22,7 +22,7 @@
 //! with them, it turns the feature off for the whole binary, which is what
 //! the linkers' `-z cet-report`, `-z bti-report` and `-z gcs-report` say.
 
-use super::landing::{
+use super::pads::{
     FEATURE_BRANCH, FEATURE_GCS, FEATURE_RETURN, entry_pad_share, feature_names, pad_ok, place_str,
     unpadded_member_refs,
 };

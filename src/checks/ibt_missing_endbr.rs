@@ -6,7 +6,7 @@
 //! branch operands and the exemptions of `rules/landing_pads.toml` do not (see
 //! [`crate::model::address_taken`]). Only for objects built with IBT.
 
-use super::landing::check_pads;
+use super::pads::check_pads;
 use super::{Check, Ctx, Finding};
 use crate::elf::Machine;
 

@@ -1,30 +1,41 @@
-//! The checks: each a pure function of the model to findings.
+//! The rules: each a pure function of the model to findings, one file per
+//! rule (or per family of rules: `uaccess`, `stack`, `unwind_tables`),
+//! registered in [`all`] and documented in `rules/rules.toml`.
+//!
+//! Four modules here are not rules but what rules share: [`flow`] (the
+//! walk over every path, which the stack, uaccess, noinstr, unreachable and
+//! unwind rules read), [`pads`] (landing-pad logic), [`profile`] (kernel
+//! code or user space) and [`speculation`] (the one pass `retpoline`,
+//! `rethunk` and `sls` read).
 
+// Rules.
 pub mod analysis_incomplete;
 pub mod bti_missing_landing_pad;
 pub mod call_ops_align;
 pub mod direction_flag;
 pub mod fallthrough;
-pub mod flow;
 pub mod frame_pointer;
 pub mod gnu_property;
 pub mod ibt_missing_endbr;
 pub mod intra_function_call;
 pub mod kcfi_hash_offset;
-pub mod landing;
 pub mod noinstr;
 pub mod pac_ret;
 pub mod patchable_entry;
-pub mod profile;
 pub mod rethunk;
 pub mod retpoline;
 pub mod sls;
-pub mod speculation;
 pub mod stack;
 pub mod symtab_shndx;
 pub mod uaccess;
 pub mod unreachable;
 pub mod unwind_tables;
+
+// Shared by the rules.
+pub mod flow;
+pub mod pads;
+pub mod profile;
+pub mod speculation;
 
 use crate::config::Options;
 use crate::model::{Function, Model};
@@ -309,8 +320,64 @@ pub fn ids() -> Vec<&'static str> {
     all().iter().map(|c| c.id()).collect()
 }
 
+/// Rule ids documented in `rules/rules.toml` that no check here reports
+/// (`symdiff` does).
+pub const OTHER_RULES: [&str; 1] = ["symtab-changed"];
+
+/// Modules of this folder that are not rules (see the module doc).
+#[cfg(test)]
+const SHARED: [&str; 4] = ["flow", "pads", "profile", "speculation"];
+
 #[cfg(test)]
 mod tests {
+    /// The one list a rule is added to is [`super::all`]: a rule file that
+    /// is not in it, a check without docs in `rules/rules.toml` or docs
+    /// without a check fail here.
+    #[test]
+    fn every_rule_is_registered_and_documented() {
+        let ids = super::ids();
+        let rules = crate::rules::Rules::builtin();
+        let documented: Vec<&str> = rules.docs.iter().map(|d| d.id.as_str()).collect();
+        for id in &ids {
+            assert!(
+                documented.contains(id),
+                "{id}: no entry in rules/rules.toml"
+            );
+        }
+        for id in &documented {
+            assert!(
+                ids.contains(id) || super::OTHER_RULES.contains(id),
+                "rules/rules.toml documents {id}, which no check reports"
+            );
+        }
+        let registry = include_str!("mod.rs");
+        let registry = &registry[registry.find("pub fn all()").unwrap()..];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/checks");
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            let module = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if module == "mod" || super::SHARED.contains(&module.as_str()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let checks: Vec<&str> = text
+                .split("impl Check for ")
+                .skip(1)
+                .filter_map(|t| t.split(|c: char| !c.is_alphanumeric() && c != '_').next())
+                .collect();
+            assert!(
+                !checks.is_empty(),
+                "src/checks/{module}.rs implements no Check: a rule, or add it to SHARED"
+            );
+            for c in checks {
+                assert!(
+                    registry.contains(&format!("&{module}::{c},")),
+                    "{module}::{c} is not in checks::all()"
+                );
+            }
+        }
+    }
+
     #[test]
     fn walk_readers_are_check_ids() {
         let ids = super::ids();

@@ -11,7 +11,7 @@ pub mod cfi;
 pub mod compressed;
 pub mod dwarf;
 pub mod orc;
-pub mod special;
+pub mod special_sections;
 
 use goblin::container::{Container, Ctx, Endian};
 use goblin::elf::header::{EM_AARCH64, EM_X86_64, ET_REL};
@@ -24,6 +24,11 @@ use std::borrow::Cow;
 use std::fmt;
 
 pub mod write;
+
+/// The largest executable section objects may have: the decoders keep
+/// offsets in a `u32` with two values reserved (no target, far target), and
+/// the reader refuses larger code up front rather than the decoder midway.
+pub const MAX_CODE_SECTION: u64 = (u32::MAX - 2) as u64;
 
 pub const SHN_UNDEF: u16 = 0;
 pub const SHN_LORESERVE: u16 = 0xff00;
@@ -379,7 +384,7 @@ impl<'a> Object<'a> {
 
         if let Some(s) = sections
             .iter()
-            .find(|s| s.is_exec() && s.size > crate::arch::MAX_CODE_SECTION)
+            .find(|s| s.is_exec() && s.size > MAX_CODE_SECTION)
         {
             return err(format!(
                 "executable section {} ({}) is {:#x} bytes; sections of code over 4 GiB are not supported",

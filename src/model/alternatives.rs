@@ -5,7 +5,7 @@
 
 use super::SectionCode;
 use crate::arch::Kind;
-use crate::elf::special::AltEntry;
+use crate::elf::special_sections::AltEntry;
 use crate::elf::{Object, Place};
 
 /// One replacement of a site.

@@ -3,8 +3,9 @@
 //! translation unit's first line when the object has no line information.
 
 use super::{location, target_location};
-use crate::compdb::{Unit, normalize};
+use crate::compdb::Unit;
 use crate::engine::ObjectReport;
+use crate::paths::normalize;
 use crate::rules::Severity;
 use lsp_types::{
     CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location,

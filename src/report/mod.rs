@@ -1,5 +1,6 @@
 //! Renderers: one per output format, behind one trait. Nothing else knows a format.
 
+pub mod fingerprint;
 pub mod human;
 pub mod json;
 pub mod lsp;

@@ -144,11 +144,11 @@ impl Sarif {
         let Some(root) = &self.root else {
             return json!({ "uri": path_uri(path) });
         };
-        let abs = crate::compdb::normalize(&root.join(p));
+        let abs = crate::paths::normalize(&root.join(p));
         let rel = if p.is_absolute() || p.components().any(|c| c == Component::ParentDir) {
             abs.strip_prefix(root).ok().map(Path::to_path_buf)
         } else {
-            Some(crate::compdb::normalize(p))
+            Some(crate::paths::normalize(p))
         };
         match rel {
             Some(r) if !r.as_os_str().is_empty() => {
@@ -254,7 +254,7 @@ impl Sarif {
             "message": { "text": f.message },
             "locations": locations,
             "partialFingerprints": {
-                "objlint/v1": crate::baseline::fingerprint(&rep.file, f),
+                "objlint/v1": super::fingerprint::fingerprint(&rep.file, f),
             },
             "properties": { "arch": rep.arch.map(|a| a.name()) },
         });

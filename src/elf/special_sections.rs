@@ -1,4 +1,6 @@
-//! Special sections decoded into plain structs: `.altinstructions` entries.
+//! Special sections decoded into plain structs: `.altinstructions` entries,
+//! and the tables of references (`__ex_table`, `__jump_table`, `__bug_table`,
+//! unwind hints) other special sections hold.
 //! Layouts come from `rules/`; this file only knows how to read fields at the
 //! offsets a layout names.
 

@@ -1,5 +1,6 @@
-//! What `ibt-missing-endbr`, `bti-missing-landing-pad` and `gnu-property`
-//! share: whether an object is built with landing pads, and which pad a
+//! Landing-pad logic, not a rule: what `ibt-missing-endbr`,
+//! `bti-missing-landing-pad`, `gnu-property` and `objlint stats` share —
+//! whether an object is built with landing pads, and which pad a
 //! reference's target needs.
 
 use super::{Ctx, Finding};

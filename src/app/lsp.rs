@@ -13,14 +13,12 @@
 //! name) comes with a code action that adds it to `objlint.toml`; the server
 //! re-reads the file when it changes and checks again.
 
-use crate::cli::{Cli, Cmd, LspArgs};
 use crate::compdb::{CompDb, Unit, is_source};
-use crate::config::{ConfigFile, Options};
-use crate::engine::{self, ObjectReport};
-use crate::input::Input;
+use crate::config::ConfigFile;
+use crate::driver::CheckOptions;
+use crate::engine::ObjectReport;
 use crate::report::lsp::{diagnostics, file_uri, uri_path};
-use crate::rules::Rules;
-use clap::Parser;
+use clap::Args;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, LogMessage, Notification as _,
@@ -48,6 +46,20 @@ const POLL: Duration = Duration::from_millis(250);
 /// With notifications: a look anyway this often, in case one was missed.
 const IDLE: Duration = Duration::from_secs(60);
 
+#[derive(Args, Debug)]
+pub struct LspArgs {
+    /// Build folder holding compile_commands.json (default: workspace root, then build/).
+    #[arg(long)]
+    pub build_dir: Option<PathBuf>,
+    /// Config file (default: objlint.toml in the workspace root or above).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Look for rebuilt objects every 250 ms instead of through file-system
+    /// notifications (for network file systems that send none).
+    #[arg(long)]
+    pub poll: bool,
+}
+
 /// What `initializationOptions` may say.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -69,7 +81,7 @@ enum Event {
 }
 
 /// What objects are checked with: `objlint check`'s rules and options.
-type Setup = Arc<(Rules, Options)>;
+type Setup = Arc<crate::driver::Setup>;
 
 /// What identifies a version of a file on disk.
 type Stamp = (SystemTime, u64);
@@ -165,7 +177,7 @@ pub fn run(a: &LspArgs) -> i32 {
         ok
     });
     let config = config_path(&root, a.config.as_deref());
-    let (rules, opts) = match check_setup(&root, a.config.as_deref()) {
+    let setup = match check_setup(&root, a.config.as_deref()) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("objlint lsp: {e}");
@@ -193,7 +205,7 @@ pub fn run(a: &LspArgs) -> i32 {
         config,
         docs_override,
         docs: None,
-        setup: Arc::new((rules, opts)),
+        setup: Arc::new(setup),
         db: None,
         objects: BTreeMap::new(),
         jobs,
@@ -223,22 +235,11 @@ fn config_path(root: &Path, config: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Rules and options as `objlint check` would use them in the workspace.
-fn check_setup(root: &Path, config: Option<&Path>) -> Result<(Rules, Options), String> {
-    let config = config_path(root, config);
-    let mut argv = vec!["objlint".into(), "check".into()];
-    if let Some(c) = config {
-        argv.push("--config".into());
-        argv.push(c.into_os_string());
-    }
-    argv.push(".".into());
-    let Ok(Cli {
-        cmd: Cmd::Check(args),
-    }) = Cli::try_parse_from(argv)
-    else {
-        return Err("cannot build check options".into());
-    };
-    let (opts, rules) = crate::cli::setup(&args)?;
-    Ok((rules, opts))
+fn check_setup(root: &Path, config: Option<&Path>) -> Result<crate::driver::Setup, String> {
+    crate::driver::setup(&CheckOptions {
+        config: config_path(root, config),
+        ..Default::default()
+    })
 }
 
 fn workspace_root(init: &InitializeParams) -> PathBuf {
@@ -273,8 +274,7 @@ fn spawn_forwarder(from: impl IntoIterator<Item = Message> + Send + 'static, to:
 fn spawn_worker(jobs: Receiver<(PathBuf, Setup)>, to: Sender<Event>) {
     std::thread::spawn(move || {
         for (obj, setup) in jobs {
-            let (rules, opts) = &*setup;
-            let reports = engine::check_input(&Input::new(obj.clone()), rules, opts);
+            let reports = crate::driver::check_object(&obj, &setup);
             if to.send(Event::Checked(obj, reports)).is_err() {
                 return;
             }
@@ -417,7 +417,7 @@ impl Server {
     fn docs_url(&self) -> Option<String> {
         self.docs_override
             .clone()
-            .or_else(|| self.setup.1.rules_doc_url.clone())
+            .or_else(|| self.setup.0.rules_doc_url.clone())
             .or_else(crate::report::default_rules_doc_url)
     }
 

@@ -2,12 +2,26 @@
 //! commit (or the sources named), found through `compile_commands.json`.
 //! The pre-commit hook with `pass_filenames: false` runs this.
 
-use crate::cli::{Cli, Cmd, PrecommitArgs, usage_error};
-use crate::compdb::{CompDb, is_source, normalize};
-use clap::Parser;
+use super::{Cli, Cmd, usage_error};
+use crate::compdb::{CompDb, is_source};
+use crate::paths::normalize;
+use clap::{Args, Parser};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[derive(Args, Debug)]
+pub struct PrecommitArgs {
+    /// Build folder holding compile_commands.json (default: the repository
+    /// root, then build/).
+    #[arg(long)]
+    pub build_dir: Option<PathBuf>,
+    /// Sources to map to objects (default: those staged in git).
+    pub sources: Vec<PathBuf>,
+    /// Options for `objlint check`, after `--`.
+    #[arg(last = true)]
+    pub check: Vec<String>,
+}
 
 pub fn run(a: &PrecommitArgs) -> i32 {
     let quiet = a.check.iter().any(|o| o == "-q" || o == "--quiet");
@@ -87,7 +101,7 @@ pub fn run(a: &PrecommitArgs) -> i32 {
     argv.push("--".into());
     argv.extend(objects.into_iter().map(PathBuf::into_os_string));
     match Cli::try_parse_from(argv) {
-        Ok(Cli { cmd: Cmd::Check(c) }) => crate::cli::run_check(c),
+        Ok(Cli { cmd: Cmd::Check(c) }) => super::check::run(c),
         Ok(_) => 2,
         Err(e) => {
             let _ = e.print();
