@@ -325,7 +325,7 @@ fn link_noreturn(models: &mut [Option<Model>]) {
 /// Only between members built with landing pads (IBT / BTI), the ones
 /// whose missing pads fault; `names` are the members' report names.
 fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rules, opts: &Options) {
-    use crate::checks::landing;
+    use crate::checks::pads as landing;
     use rustc_hash::FxHashMap;
     if !["ibt-missing-endbr", "bti-missing-landing-pad"]
         .iter()
