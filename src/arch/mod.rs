@@ -128,6 +128,19 @@ impl Kind {
     pub fn is_branch(self) -> bool {
         matches!(self, Kind::Call | Kind::Jump | Kind::CondJump)
     }
+    /// A branch, direct or indirect, or a return: what
+    /// [`SectionCode::transfers`](crate::model::SectionCode::transfers) lists.
+    pub fn is_transfer(self) -> bool {
+        matches!(
+            self,
+            Kind::Call
+                | Kind::Jump
+                | Kind::CondJump
+                | Kind::IndirectCall
+                | Kind::IndirectJump
+                | Kind::Return
+        )
+    }
     /// One bit per kind (all pads share one), for sets of kinds.
     pub fn bit(self) -> u32 {
         1 << match self {
