@@ -167,32 +167,28 @@ fn kind_code(k: Kind) -> u8 {
     }
 }
 
-/// [`kind_code`] backwards, as a table: decoding looks one up per instruction.
-const KINDS: [Kind; 64] = {
-    let mut t = [Kind::Invalid; 64];
-    t[1] = Kind::Call;
-    t[2] = Kind::Jump;
-    t[3] = Kind::CondJump;
-    t[4] = Kind::IndirectCall;
-    t[5] = Kind::IndirectJump;
-    t[6] = Kind::Return;
-    t[7] = Kind::Trap;
-    t[8] = Kind::Breakpoint;
-    t[9] = Kind::Nop;
-    t[10] = Kind::Pad(Pad::Endbr64);
-    t[11] = Kind::UaccessOpen;
-    t[12] = Kind::UaccessClose;
-    t[13] = Kind::PushFlags;
-    t[14] = Kind::PopFlags;
-    t[15] = Kind::ContextSwitch;
-    t[16] = Kind::Other;
-    t[18] = Kind::Syscall;
-    t
-};
-
 #[inline]
 fn kind_of_code(c: u8) -> Kind {
-    KINDS[usize::from(c & KIND_MASK)]
+    match c {
+        1 => Kind::Call,
+        2 => Kind::Jump,
+        3 => Kind::CondJump,
+        4 => Kind::IndirectCall,
+        5 => Kind::IndirectJump,
+        6 => Kind::Return,
+        7 => Kind::Trap,
+        8 => Kind::Breakpoint,
+        9 => Kind::Nop,
+        10 => Kind::Pad(Pad::Endbr64),
+        11 => Kind::UaccessOpen,
+        12 => Kind::UaccessClose,
+        13 => Kind::PushFlags,
+        14 => Kind::PopFlags,
+        15 => Kind::ContextSwitch,
+        16 => Kind::Other,
+        18 => Kind::Syscall,
+        _ => Kind::Invalid,
+    }
 }
 
 /// The opcodes [`stack_ops`] looks at.

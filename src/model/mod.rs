@@ -126,7 +126,7 @@ pub struct SectionCode {
     /// [`Kind::bit`]s of the kinds present, so a check can skip a section
     /// without the instructions it looks for.
     kinds: u32,
-    /// The indexes of the branches and returns ([`Kind::is_transfer`]), in
+    /// The indexes of the branches and returns ([`Kind::TRANSFERS`]), in
     /// order: scans that only look at those step through a fifth of the
     /// instructions.
     transfers: Vec<u32>,
@@ -206,7 +206,7 @@ impl SectionCode {
         self.kinds & kinds != 0
     }
     /// The indexes of the section's branches and returns
-    /// ([`Kind::is_transfer`]), in order.
+    /// ([`Kind::TRANSFERS`]), in order.
     pub fn transfers(&self) -> &[u32] {
         &self.transfers
     }
@@ -600,10 +600,11 @@ fn resolve_branches(
             let mut r0 = relocs.partition_point(|r| r.offset < part[0].offset());
             let mut kinds = 0;
             let mut far = Vec::new();
-            let mut transfers = Vec::new();
+            let mut transfers = Vec::with_capacity(part.len() / 4);
             for (k, ins) in part.iter().enumerate() {
-                kinds |= ins.kind.bit();
-                if ins.kind.is_transfer() {
+                let bit = ins.kind.bit();
+                kinds |= bit;
+                if bit & Kind::TRANSFERS != 0 {
                     transfers.push((c * chunk + k) as u32);
                 }
                 if !ins.kind.is_branch() {
