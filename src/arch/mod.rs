@@ -128,8 +128,17 @@ impl Kind {
     pub fn is_branch(self) -> bool {
         matches!(self, Kind::Call | Kind::Jump | Kind::CondJump)
     }
+    /// The [`Kind::bit`]s of the branches, direct or indirect, and returns:
+    /// what [`SectionCode::transfers`](crate::model::SectionCode::transfers)
+    /// lists.
+    pub const TRANSFERS: u32 = Kind::Call.bit()
+        | Kind::Jump.bit()
+        | Kind::CondJump.bit()
+        | Kind::IndirectCall.bit()
+        | Kind::IndirectJump.bit()
+        | Kind::Return.bit();
     /// One bit per kind (all pads share one), for sets of kinds.
-    pub fn bit(self) -> u32 {
+    pub const fn bit(self) -> u32 {
         1 << match self {
             Kind::Call => 0,
             Kind::Jump => 1,

@@ -17,7 +17,9 @@ use crate::arch::{Kind, Modifier, Op, Pac, PacKey};
 use crate::elf::annotations::{Layout, places};
 use crate::model::cfi::{Cfi, Frame, Mismatch, Modified, Unsupported};
 use crate::model::special::{At, Hint};
-use crate::model::walk::{Action, Arrival, Callee, Edge, Loc, Step, Visitor, Walker, is_cold};
+use crate::model::walk::{
+    Action, Arrival, Callee, Edge, Loc, Paths, Step, Visitor, Walker, is_cold,
+};
 use crate::model::{Dest, Function, Model, SectionCode};
 use crate::rules::NameSet;
 use rayon::prelude::*;
@@ -1647,7 +1649,8 @@ fn roots(m: &Model) -> Vec<(usize, bool)> {
         let Some(code) = m.section_code(f.section) else {
             continue;
         };
-        for i in m.insn_range(f) {
+        for &i in code.transfers_in(m.insn_range(f)) {
+            let i = i as usize;
             if !matches!(code.insns[i].kind, Kind::Jump | Kind::CondJump) {
                 continue;
             }
@@ -1740,6 +1743,7 @@ struct Scratch {
     cfis: Vec<Cfi>,
     trail: Vec<Trail>,
     keys: Vec<Key>,
+    paths: Paths<State>,
 }
 
 /// What one root's walk found.
@@ -1874,9 +1878,9 @@ fn walk_root_from(
                 cfi: Cfi::undefined(),
                 ..init
             };
-            walker.walk_from(f, at, init, &mut w)
+            walker.walk_from_in(f, at, init, &mut w, &mut scr.paths)
         }
-        None => walker.walk(f, init, &mut w),
+        None => walker.walk_in(f, init, &mut w, &mut scr.paths),
     }
     if stack && (p.orc.is_some() || p.cfi.is_some()) {
         compare_tables(cx, p, &mut w);
@@ -1901,12 +1905,16 @@ fn walk_root_from(
         reached.push((f.section, range.start));
     }
     if p.enabled.contains(UNREACHABLE) {
-        own = vec![0u64; w.own.len().div_ceil(64)];
-        for (k, r) in w.own.iter().enumerate() {
-            if r.cfi != NO_CFI {
-                own[k / 64] |= 1 << (k % 64);
-            }
-        }
+        // A word per 64 records, built without branches.
+        own = w
+            .own
+            .chunks(64)
+            .map(|c| {
+                c.iter().enumerate().fold(0u64, |bits, (b, r)| {
+                    bits | (u64::from(r.cfi != NO_CFI) << b)
+                })
+            })
+            .collect();
         reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));
     }
     // The buffers go back for the next root.
@@ -1987,9 +1995,15 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
             && !p.cfi_calls_only
         {
             let next_row = orc_next.min(cfi_next);
-            while k < own.len() && own[k].cfi == cfi && insns[k].offset() < next_row {
-                k += 1;
-            }
+            // The run of that state first, then (offsets ascend) the cut
+            // where the next row starts, if it starts inside the run.
+            let same = own[k..].iter().take_while(|r| r.cfi == cfi).count();
+            let run = &insns[k..k + same];
+            k += if run.last().is_some_and(|i| i.offset() >= next_row) {
+                run.partition_point(|i| i.offset() < next_row)
+            } else {
+                same
+            };
             if k >= own.len() {
                 break;
             }

@@ -107,7 +107,10 @@ fn detect(cx: &Ctx) -> Build {
     let (mut bare, mut hardened) = (0usize, 0usize);
     for (sec, code) in m.code.iter().enumerate() {
         let Some(code) = code else { continue };
-        for (i, ins) in code.insns.iter().enumerate() {
+        // Only branches and returns count.
+        for &i in code.transfers() {
+            let i = i as usize;
+            let ins = &code.insns[i];
             match ins.kind {
                 // Once the branches have said all they can, only the
                 // returns and indirect jumps are still counted.
@@ -309,7 +312,9 @@ pub fn analyze(cx: &Ctx) -> Facts {
         let name = obj.section_name(sec);
         let retpoline = retpoline && !exempt(RETPOLINE, name);
         let rethunk = rethunk && !exempt(RETHUNK, name);
-        for (i, ins) in code.insns.iter().enumerate() {
+        for &i in code.transfers() {
+            let i = i as usize;
+            let ins = &code.insns[i];
             let off = ins.offset();
             let relevant = matches!(
                 ins.kind,

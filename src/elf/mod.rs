@@ -251,7 +251,12 @@ fn read_cstr<'a>(
             what()
         ))
     })?;
-    Ok(String::from_utf8_lossy(&s[..n]))
+    // Names are nearly always valid UTF-8: the validator's word-at-a-time
+    // ASCII check is several times cheaper than the lossy decoder's.
+    Ok(match std::str::from_utf8(&s[..n]) {
+        Ok(name) => Cow::Borrowed(name),
+        Err(_) => String::from_utf8_lossy(&s[..n]),
+    })
 }
 
 impl<'a> Object<'a> {

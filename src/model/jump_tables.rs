@@ -141,10 +141,14 @@ impl JumpTables {
                 continue;
             };
             let range = m.insn_range(f);
-            let insns = &code.insns[range.clone()];
-            if !insns.iter().any(|i| i.kind == Kind::IndirectJump) {
+            if !code
+                .transfers_in(range.clone())
+                .iter()
+                .any(|&k| code.insns[k as usize].kind == Kind::IndirectJump)
+            {
                 continue;
             }
+            let insns = &code.insns[range.clone()];
             let data = m.obj.section_data(f.section);
             let to = crate::arch::CondTargets::new(insns);
             for (k, ins) in insns.iter().enumerate() {
@@ -417,7 +421,8 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             }
             _ => false,
         };
-        for k in range.clone() {
+        for &k in code.transfers_in(range.clone()) {
+            let k = k as usize;
             if !dispatch(k) {
                 continue;
             }

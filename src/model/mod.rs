@@ -126,6 +126,10 @@ pub struct SectionCode {
     /// [`Kind::bit`]s of the kinds present, so a check can skip a section
     /// without the instructions it looks for.
     kinds: u32,
+    /// The indexes of the branches and returns ([`Kind::TRANSFERS`]), in
+    /// order: scans that only look at those step through a fifth of the
+    /// instructions.
+    transfers: Vec<u32>,
     /// The state operations of the instructions that have any.
     ops: OpTable,
 }
@@ -200,6 +204,18 @@ impl SectionCode {
     /// Whether any instruction is of one of `kinds` ([`Kind::bit`]s).
     pub fn has_any(&self, kinds: u32) -> bool {
         self.kinds & kinds != 0
+    }
+    /// The indexes of the section's branches and returns
+    /// ([`Kind::TRANSFERS`]), in order.
+    pub fn transfers(&self) -> &[u32] {
+        &self.transfers
+    }
+    /// [`SectionCode::transfers`] among the instructions `range`.
+    pub fn transfers_in(&self, range: std::ops::Range<usize>) -> &[u32] {
+        let t = &self.transfers;
+        let lo = t.partition_point(|&k| (k as usize) < range.start);
+        let hi = lo + t[lo..].partition_point(|&k| (k as usize) < range.end);
+        &t[lo..hi]
     }
     /// Index of the instruction starting exactly at `offset`.
     pub fn index_at(&self, offset: u64) -> Option<usize> {
@@ -548,6 +564,7 @@ fn decode_section(
         section: sec,
         pages: page_index(&insns),
         kinds: 0,
+        transfers: Vec::new(),
         ops,
         insns,
         dests: Vec::new(),
@@ -573,7 +590,7 @@ fn resolve_branches(
     let mut dests = vec![PackedDest::default(); insns.len()];
     let mut links = vec![NO_LINK; insns.len()];
     let relocs = obj.relocs(sec);
-    let chunks: Vec<(u32, Vec<Dest>)> = dests
+    let chunks: Vec<(u32, Vec<Dest>, Vec<u32>)> = dests
         .par_chunks_mut(chunk)
         .zip(links.par_chunks_mut(chunk))
         .enumerate()
@@ -583,8 +600,13 @@ fn resolve_branches(
             let mut r0 = relocs.partition_point(|r| r.offset < part[0].offset());
             let mut kinds = 0;
             let mut far = Vec::new();
+            let mut transfers = Vec::with_capacity(part.len() / 4);
             for (k, ins) in part.iter().enumerate() {
-                kinds |= ins.kind.bit();
+                let bit = ins.kind.bit();
+                kinds |= bit;
+                if bit & Kind::TRANSFERS != 0 {
+                    transfers.push((c * chunk + k) as u32);
+                }
                 if !ins.kind.is_branch() {
                     continue;
                 }
@@ -623,14 +645,16 @@ fn resolve_branches(
                 };
                 links[k] = link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK);
             }
-            (kinds, far)
+            (kinds, far, transfers)
         })
         .collect();
     // Each chunk numbered its far destinations from 0: renumber into one table.
     let mut far = Vec::new();
     let mut kinds = 0;
-    for (c, (k, part)) in chunks.into_iter().enumerate() {
+    let mut transfers = Vec::with_capacity(chunks.iter().map(|c| c.2.len()).sum());
+    for (c, (k, part, t)) in chunks.into_iter().enumerate() {
         kinds |= k;
+        transfers.extend_from_slice(&t);
         if part.is_empty() {
             continue;
         }
@@ -647,6 +671,7 @@ fn resolve_branches(
     code.dests = dests;
     code.links = links;
     code.kinds = kinds;
+    code.transfers = transfers;
 }
 
 /// Functions per parallel chunk when collecting callers.
@@ -1043,7 +1068,8 @@ impl<'a> Model<'a> {
     /// 32-bit code by a far jump to its `ret`).
     fn may_return(&self, f: &Function) -> bool {
         if let Some(code) = self.section_code(f.section)
-            && self.insn_range(f).any(|i| {
+            && code.transfers_in(self.insn_range(f)).iter().any(|&i| {
+                let i = i as usize;
                 let ins = &code.insns[i];
                 ins.kind == Kind::Return
                     || (ins.kind == Kind::Jump && self.is_return_thunk(code.dest(i)))
@@ -1160,8 +1186,8 @@ impl<'a> Model<'a> {
                         continue;
                     };
                     let fi = (k * CALLER_CHUNK + j) as u32;
-                    for i in self.insn_range(f) {
-                        if let Some(callee) = self.branch_callee(code, i) {
+                    for &i in code.transfers_in(self.insn_range(f)) {
+                        if let Some(callee) = self.branch_callee(code, i as usize) {
                             out.push((callee as u32, fi));
                         }
                     }
@@ -1215,8 +1241,11 @@ impl<'a> Model<'a> {
             for f in &self.functions[lo..hi] {
                 inside[f.insns.clone()].fill(true);
             }
-            for (i, _) in inside.iter().enumerate().filter(|&(_, &x)| !x) {
-                if let Some(callee) = self.branch_callee(code, i) {
+            for &i in code.transfers() {
+                let i = i as usize;
+                if !inside[i]
+                    && let Some(callee) = self.branch_callee(code, i)
+                {
                     out[callee] = true;
                 }
             }
@@ -1319,6 +1348,7 @@ mod tests {
                     let c = fresh(chunk);
                     assert_eq!(c.links, one.links, "{path} chunk {chunk}");
                     assert_eq!(c.kinds, one.kinds);
+                    assert_eq!(c.transfers, one.transfers);
                     for i in 0..one.insns.len() {
                         assert_eq!(c.dest(i), one.dest(i), "{path} #{i} chunk {chunk}");
                         assert_eq!(code.dest(i), one.dest(i));

@@ -575,6 +575,31 @@ impl<'m, 'a> Walker<'m, 'a> {
 
     /// Walk every path from `entry`, as code of `root`.
     pub fn walk_from<V: Visitor>(&self, root: &Function, entry: Loc, init: V::State, v: &mut V) {
+        self.walk_from_in(root, entry, init, v, &mut Paths::default());
+    }
+
+    /// [`Walker::walk`] with buffers kept from an earlier walk.
+    pub fn walk_in<V: Visitor>(
+        &self,
+        root: &Function,
+        init: V::State,
+        v: &mut V,
+        paths: &mut Paths<V::State>,
+    ) {
+        if let Some(entry) = self.index(root.section, root.start) {
+            self.walk_from_in(root, entry, init, v, paths);
+        }
+    }
+
+    /// [`Walker::walk_from`] with buffers kept from an earlier walk.
+    pub fn walk_from_in<V: Visitor>(
+        &self,
+        root: &Function,
+        entry: Loc,
+        init: V::State,
+        v: &mut V,
+        paths: &mut Paths<V::State>,
+    ) {
         let m = self.m;
         let special = m.special();
         let root_index = m.function_at_start(root.section, root.start);
@@ -597,9 +622,9 @@ impl<'m, 'a> Walker<'m, 'a> {
         let own = whole.start..whole.end.saturating_sub(1);
         // Paths not yet walked, the next one to walk last. A path goes on
         // in place while it has one way to go.
-        let mut work: Vec<(Next, V::State)> = vec![((entry, None), init)];
-        let mut side: Vec<(Next, Edge)> = Vec::new();
-        let mut succ: Vec<(Next, Option<Edge>)> = Vec::new();
+        let Paths { work, side, succ } = paths;
+        work.clear();
+        work.push(((entry, None), init));
         while let Some((mut at, mut state)) = work.pop() {
             loop {
                 if v.finished() {
@@ -638,7 +663,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                         break;
                     }
                     if falls {
-                        work.push(fork(v, (sec, i), ((sec, i + 1), None), None, &state));
+                        fork(work, v, (sec, i), ((sec, i + 1), None), None, &state);
                     }
                     v.edge((sec, i), (sec, to), Edge::Jump, &mut state);
                     at = ((sec, to), None);
@@ -808,7 +833,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                             break;
                         };
                         for &(to, e) in rest {
-                            work.push(fork(v, (sec, i), to, e, &state));
+                            fork(work, v, (sec, i), to, e, &state);
                         }
                         if let Some(e) = edge {
                             v.edge((sec, i), first.0, e, &mut state);
@@ -818,14 +843,14 @@ impl<'m, 'a> Walker<'m, 'a> {
                     Some(b) => {
                         // Side paths first, with the state from before.
                         if goes_on {
-                            for &(to, e) in &succ {
-                                work.push(fork(v, (sec, i), to, e, &state));
+                            for &(to, e) in succ.iter() {
+                                fork(work, v, (sec, i), to, e, &state);
                             }
                         }
                         state = b;
                         let (&(first, edge), rest) = side.split_first().expect("side paths");
                         for &(to, e) in rest.iter().rev() {
-                            work.push(fork(v, (sec, i), to, Some(e), &state));
+                            fork(work, v, (sec, i), to, Some(e), &state);
                         }
                         v.edge((sec, i), first.0, edge, &mut state);
                         at = first;
@@ -836,21 +861,42 @@ impl<'m, 'a> Walker<'m, 'a> {
     }
 }
 
+/// The buffers of a walk, kept by callers that walk many roots (one
+/// allocation per thread instead of per root).
+pub struct Paths<S> {
+    /// Paths not yet walked, the next one to walk last.
+    work: Vec<(Next, S)>,
+    side: Vec<(Next, Edge)>,
+    succ: Vec<(Next, Option<Edge>)>,
+}
+
+impl<S> Default for Paths<S> {
+    fn default() -> Self {
+        Paths {
+            work: Vec::new(),
+            side: Vec::new(),
+            succ: Vec::new(),
+        }
+    }
+}
+
 /// A path to walk later: `state` taken from `from` to `to`, along `edge`
-/// when it is not the fall-through.
+/// when it is not the fall-through. The copy is made in its place on the
+/// stack of paths (a state is a few hundred bytes).
 #[inline]
 fn fork<V: Visitor>(
+    work: &mut Vec<(Next, V::State)>,
     v: &mut V,
     from: Loc,
     to: Next,
     edge: Option<Edge>,
     state: &V::State,
-) -> (Next, V::State) {
-    let mut s = state.clone();
+) {
+    work.push((to, state.clone()));
     if let Some(e) = edge {
-        v.edge(from, to.0, e, &mut s);
+        let (_, s) = work.last_mut().expect("a path was just pushed");
+        v.edge(from, to.0, e, s);
     }
-    (to, s)
 }
 
 /// Instructions walked already: a bit per instruction of the root's own
