@@ -4,6 +4,8 @@
 //! this folder (seed the corpus with testdata/core/*/*.o).
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use objlint::config::Options;
 use objlint::engine::check_bytes;
@@ -16,7 +18,7 @@ fn rules() -> &'static Rules {
     RULES.get_or_init(Rules::builtin)
 }
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: common::init(), |data: &[u8]| {
     let rep = check_bytes("fuzz.o", data, rules(), &Options::default());
     if let Some(e) = &rep.error {
         assert!(!e.contains("internal error"), "{e}");

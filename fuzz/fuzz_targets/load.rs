@@ -4,13 +4,15 @@
 //! `cargo +nightly fuzz run load -- -rss_limit_mb=1024`.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use objlint::config::Options;
 use objlint::engine::check_bytes;
 use objlint::input::{Bytes, from_bytes};
 use objlint::rules::Rules;
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: common::init(), |data: &[u8]| {
     let Some((&sel, body)) = data.split_first() else {
         return;
     };

@@ -6,6 +6,8 @@
 //! Run from fuzz/: `cargo +nightly fuzz run seal -- -rss_limit_mb=1024`.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use objlint::seal::SealMode;
 use objlint::elf::Object;
@@ -13,7 +15,7 @@ use objlint::model::Model;
 use objlint::rules::Rules;
 use objlint::seal::{seal_model, verify_sealed};
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: common::init(), |data: &[u8]| {
     let Ok(obj) = Object::parse(data) else {
         return;
     };

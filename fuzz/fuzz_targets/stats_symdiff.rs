@@ -5,11 +5,13 @@
 //! `cargo +nightly fuzz run stats_symdiff`.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use objlint::elf::Object;
 use objlint::rules::Rules;
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(init: common::init(), |data: &[u8]| {
     let Some((len, rest)) = data.split_first_chunk::<4>() else {
         return;
     };
