@@ -346,7 +346,9 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
     }
     // (machine, name) -> (member, function, strong); `None` when two
     // members define it strongly (no link takes both).
-    let mut defs: FxHashMap<(Machine, &str), Option<(usize, usize, bool)>> = FxHashMap::default();
+    // (member, function, strong)
+    type Definition = (usize, usize, bool);
+    let mut defs: FxHashMap<(Machine, &str), Option<Definition>> = FxHashMap::default();
     for (i, m) in models.iter().enumerate() {
         let Some(m) = m.as_ref().filter(|_| enforced[i]) else {
             continue;
