@@ -33,6 +33,21 @@ use crate::model::Model;
 
 pub struct GnuProperty;
 
+/// A claim the code breaks: the finding at the note, pointing at the first
+/// place that breaks it, with why that faults.
+fn claim_broken(
+    cx: &Ctx,
+    note: usize,
+    message: String,
+    (section, offset): (usize, u64),
+    why: String,
+) -> Finding {
+    let mut fd = cx.finding(ID, note, 0, message);
+    fd.target = Some(cx.target(section, offset));
+    fd.notes.push(why);
+    fd
+}
+
 pub const ID: &str = "gnu-property";
 
 impl Check for GnuProperty {
@@ -66,21 +81,19 @@ impl Check for GnuProperty {
                 }))
                 .collect();
             if let Some(&(section, offset)) = missing.first() {
-                let mut fd = cx.finding(
-                    self.id(),
+                out.push(claim_broken(
+                    cx,
                     note,
-                    0,
                     format!(
                         "claims {branch}, but {} address-taken place(s) have no {pad} (first: {})",
                         missing.len(),
                         place_str(m, section, offset)
                     ),
-                );
-                fd.target = Some(cx.target(section, offset));
-                fd.notes.push(format!(
-                    "a binary linked from this object enforces {branch} and faults on the first indirect branch to such a place"
+                    (section, offset),
+                    format!(
+                        "a binary linked from this object enforces {branch} and faults on the first indirect branch to such a place"
+                    ),
                 ));
-                out.push(fd);
             }
         } else {
             let (with, total) = entry_pad_share(m);
@@ -98,40 +111,31 @@ impl Check for GnuProperty {
         if obj.machine == Machine::Aarch64 && features & FEATURE_GCS != 0 {
             let bad = gcs_breaking_returns(cx);
             if let Some(&(sec, off)) = bad.first() {
-                let mut fd = cx.finding(
-                    self.id(),
+                out.push(claim_broken(
+                    cx,
                     note,
-                    0,
                     format!(
                         "claims GCS, but {} return(s) go to an address other than the one the call left in x30 (first: {})",
                         bad.len(),
                         place_str(m, sec, off)
                     ),
-                );
-                fd.target = Some(cx.target(sec, off));
-                fd.notes.push(
+                    (sec, off),
                     "with the Guarded Control Stack on, a return must go back to the address its call pushed on the GCS, or it faults: `ret` used as a jump, or a return address loaded from memory (longjmp, a context switch), needs the GCS instructions; else do not claim GCS".into(),
-                );
-                out.push(fd);
+                ));
             }
             let other = gcs_other_returns(m);
-            if let Some((sec, off, how)) = other.first() {
-                let (sec, off) = (*sec, *off);
-                let mut fd = cx.finding(
-                    self.id(),
+            if let Some(&(sec, off, ref how)) = other.first() {
+                out.push(claim_broken(
+                    cx,
                     note,
-                    0,
                     format!(
                         "claims GCS, but {} return(s) do not go through x30 (first: `{how}` at {})",
                         other.len(),
                         place_str(m, sec, off)
                     ),
-                );
-                fd.target = Some(cx.target(sec, off));
-                fd.notes.push(
+                    (sec, off),
                     "with the Guarded Control Stack on, `ret xN` faults unless xN holds exactly the address the call pushed on the GCS (objlint cannot follow a return address copied to another register: check it, or return through x30), and `br x30` returns without popping the GCS, so a later return faults".into(),
-                );
-                out.push(fd);
+                ));
             }
         }
         if features & FEATURE_RETURN == 0 {

@@ -179,14 +179,8 @@ pub fn check_pads(
                 f.name, r.first
             ),
         );
-        if let Some(code) = m.section_code(f.section)
-            && let Some(k) = code.index_at(f.start)
-        {
-            fd.notes.push(format!(
-                "the function starts with `{}`",
-                m.disasm(f.section, &code.insns[k])
-            ));
-        }
+        fd.notes
+            .extend(starts_with(m, "the function", f.section, f.start));
         fd.notes.push(format!(
             "the archive is checked as one link: another member takes the address of this global function, so an indirect call may land on it; {note}"
         ));
@@ -254,13 +248,17 @@ pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Find
         t.symbol_offset = off;
     }
     fd.target = Some(t);
-    if let Some(code) = m.section_code(r.to_section)
-        && let Some(k) = code.index_at(r.to_offset)
-    {
-        fd.notes.push(format!(
-            "the target starts with `{}`",
-            m.disasm(r.to_section, &code.insns[k])
-        ));
-    }
+    fd.notes
+        .extend(starts_with(m, "the target", r.to_section, r.to_offset));
     fd
+}
+
+/// "WHAT starts with `insn`", for the instruction at a place, if one starts there.
+fn starts_with(m: &Model, what: &str, section: usize, offset: u64) -> Option<String> {
+    let code = m.section_code(section)?;
+    let k = code.index_at(offset)?;
+    Some(format!(
+        "{what} starts with `{}`",
+        m.disasm(section, &code.insns[k])
+    ))
 }
