@@ -2,7 +2,8 @@
 //! and other low-level code, on x86-64 and arm64.
 //!
 //! Layers, one direction: [`elf`] (bytes) → [`arch`] (instructions) →
-//! [`model`] (functions, flow) → [`checks`] (findings) → [`report`] (formats).
+//! [`model`] (functions, flow) → [`checks`] (findings) → [`report`] (formats,
+//! and the per-object result they read).
 //! Above the core: [`engine`] runs the checks over inputs; [`stats`],
 //! [`symdiff`], [`seal`] and [`unwind`] are the other analyses; [`driver`]
 //! is the one set of entry points, with typed options, that every subcommand

@@ -4,7 +4,7 @@
 
 use super::{Emitter, location, source_position, target_location};
 use crate::checks::Finding;
-use crate::engine::ObjectReport;
+use crate::report::object::ObjectReport;
 use crate::rules::Severity;
 use codespan_reporting::diagnostic::{Diagnostic, Label, LabelStyle, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
@@ -302,8 +302,8 @@ impl Emitter for Human {
 mod tests {
     use super::{Human, context_after, line_range};
     use crate::checks::{Finding, Line, SourceLoc};
-    use crate::engine::ObjectReport;
     use crate::report::Emitter;
+    use crate::report::object::ObjectReport;
     use crate::rules::Severity;
 
     fn finding(source: Option<SourceLoc>) -> Finding {

@@ -4,7 +4,7 @@
 //! `null`, never left out (docs/objlint.schema.json is the contract).
 
 use super::Emitter;
-use crate::engine::ObjectReport;
+use crate::report::object::ObjectReport;
 use serde_json::{Map, Value, json};
 use std::io::{self, Write};
 

@@ -4,8 +4,8 @@
 
 use super::{location, target_location};
 use crate::compdb::Unit;
-use crate::engine::ObjectReport;
 use crate::paths::normalize;
+use crate::report::object::ObjectReport;
 use crate::rules::Severity;
 use lsp_types::{
     CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location,

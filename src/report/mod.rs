@@ -5,6 +5,7 @@ pub mod human;
 pub mod json;
 pub mod lsp;
 pub mod man;
+pub mod object;
 pub mod objtool;
 pub mod progress;
 pub mod rules_md;
@@ -13,7 +14,7 @@ pub mod short;
 pub mod stats;
 pub mod timings;
 
-use crate::engine::ObjectReport;
+use crate::report::object::ObjectReport;
 pub use codespan_reporting::term::termcolor::ColorChoice;
 use std::io::{self, Write};
 

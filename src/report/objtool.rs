@@ -5,7 +5,7 @@
 //! `section+0xoff`, as objtool names them.
 
 use super::{Emitter, location};
-use crate::engine::ObjectReport;
+use crate::report::object::ObjectReport;
 use std::io::{self, Write};
 
 pub struct Objtool;

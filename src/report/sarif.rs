@@ -11,7 +11,7 @@
 
 use super::{Emitter, location};
 use crate::checks::Finding;
-use crate::engine::ObjectReport;
+use crate::report::object::ObjectReport;
 use crate::rules::{Rules, Severity};
 use serde_json::{Value, json};
 use std::collections::HashMap;

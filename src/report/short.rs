@@ -6,7 +6,7 @@
 //! otherwise `file: sym+0xoff: severity: message [rule]`.
 
 use super::{Emitter, location, source_position_from_here};
-use crate::engine::ObjectReport;
+use crate::report::object::ObjectReport;
 use std::io::{self, Write};
 
 pub struct Short;

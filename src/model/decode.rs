@@ -1,0 +1,427 @@
+//! Decoding an executable section into its [`SectionCode`]: cut at function
+//! boundaries, in pieces on several threads, branches resolved through the
+//! relocations.
+
+use super::code::{Dest, NO_LINK, PAGE, PackedDest, SectionCode};
+use crate::arch::{Decoder, Insn, Kind, OpTable};
+use crate::elf::{Object, Place};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// Sections with more code than this are decoded in pieces on several
+/// threads (a module or vmlinux.o without -ffunction-sections has one .text).
+const PARALLEL_DECODE: u64 = 1 << 20;
+/// Bytes of code per piece; pieces end at function boundaries.
+const PIECE: u64 = 256 << 10;
+/// Instructions per parallel chunk when resolving branch destinations.
+const RESOLVE_CHUNK: usize = 1 << 14;
+
+/// The code of executable section `sec`, decoded from each of `cuts`
+/// (function boundaries, alternative replacements).
+pub(super) fn decode_section(
+    obj: &Object,
+    dec: &dyn Decoder,
+    sec: usize,
+    cuts: &[u64],
+    starts: &FxHashMap<(usize, u64), usize>,
+    noreturn_syscalls: &[u64],
+) -> SectionCode {
+    let data = obj.section_data(sec);
+    let segments = segments(obj, sec, cuts);
+    let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
+    let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
+    let (mut insns, ops) = decode_segments(dec, data, &segments, piece);
+    mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
+    index_ops(&mut insns, &ops);
+    let mut code = SectionCode {
+        section: sec,
+        pages: page_index(&insns),
+        kinds: 0,
+        transfers: Vec::new(),
+        ops,
+        insns,
+        dests: Vec::new(),
+        far: Vec::new(),
+        links: Vec::new(),
+    };
+    resolve_branches(obj, dec, starts, &mut code, RESOLVE_CHUNK);
+    code
+}
+
+/// The code ranges of a section cut at every function boundary (`cuts`,
+/// sorted): decoding restarts at each, so every function (and the padding
+/// between functions) is decoded from its own start.
+fn segments(obj: &Object, sec: usize, cuts: &[u64]) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    for (lo, hi) in obj.code_ranges(sec) {
+        let mut from = lo;
+        for to in cuts
+            .iter()
+            .copied()
+            .filter(|&c| c > lo && c < hi)
+            .chain([hi])
+        {
+            if to > from {
+                out.push((from, to));
+            }
+            from = to;
+        }
+    }
+    out
+}
+
+/// Decode `segments` of `data` in order, with their state operations; with
+/// `piece`, on several threads in pieces of about that many bytes (each a
+/// run of whole segments), with the same result.
+fn decode_segments(
+    dec: &dyn Decoder,
+    data: &[u8],
+    segments: &[(u64, u64)],
+    piece: Option<u64>,
+) -> (Vec<Insn>, OpTable) {
+    let decode = |segments: &[(u64, u64)]| {
+        let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
+        let mut out = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
+        let mut ops = OpTable::default();
+        for &(from, to) in segments {
+            dec.decode_with_ops(
+                &data[from as usize..to as usize],
+                from,
+                &mut out,
+                Some(&mut ops),
+            );
+        }
+        (out, ops)
+    };
+    let Some(piece) = piece else {
+        return decode(segments);
+    };
+    let mut pieces = Vec::new();
+    let (mut first, mut bytes) = (0, 0);
+    for (k, (a, b)) in segments.iter().enumerate() {
+        bytes += b - a;
+        if bytes >= piece {
+            pieces.push(first..k + 1);
+            (first, bytes) = (k + 1, 0);
+        }
+    }
+    pieces.push(first..segments.len());
+    let parts: Vec<(Vec<Insn>, OpTable)> = pieces
+        .into_par_iter()
+        .map(|r| decode(&segments[r]))
+        .collect();
+    // Each piece is freed once copied, so the peak stays near one copy.
+    let mut all = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut ops = OpTable::default();
+    for (p, mut o) in parts {
+        all.extend_from_slice(&p);
+        ops.append(&mut o);
+    }
+    (all, ops)
+}
+
+/// System calls that never return (`exit`, `exit_group`, `rt_sigreturn`:
+/// `syscalls` in rules/noreturn.toml, by number): a [`Kind::Syscall`] whose
+/// number the straight-line code before it sets to one of them ends its
+/// path, as other context switches do. Where a branch in the section (or a
+/// reference the assembler resolved), or a function, starts is where
+/// straight-line code may be entered from elsewhere.
+fn mark_noreturn_syscalls(
+    dec: &dyn Decoder,
+    data: &[u8],
+    insns: &mut [Insn],
+    cuts: &[u64],
+    numbers: &[u64],
+) {
+    if numbers.is_empty() || !insns.iter().any(|i| i.kind == Kind::Syscall) {
+        return;
+    }
+    let mut entries: rustc_hash::FxHashSet<u64> =
+        insns.iter().filter_map(|i| i.imm_target()).collect();
+    entries.extend(cuts.iter().copied());
+    let found: Vec<usize> = {
+        let insns = &*insns;
+        let entered = |k: usize| insns.get(k).is_some_and(|i| entries.contains(&i.offset()));
+        (0..insns.len())
+            .filter(|&k| insns[k].kind == Kind::Syscall)
+            .filter(|&k| {
+                dec.syscall_number(insns, data, k, &entered)
+                    .is_some_and(|n| numbers.contains(&n))
+            })
+            .collect()
+    };
+    for k in found {
+        insns[k].kind = Kind::ContextSwitch;
+    }
+}
+
+/// Each instruction with operations learns where they start in `ops`, so
+/// the walks find them without a search, and whether it is straight-line
+/// code ([`Insn::is_plain`]; the special tables may still take that back).
+fn index_ops(insns: &mut [Insn], ops: &OpTable) {
+    let offs = ops.offsets();
+    // Where the instruction after each run starts (none after the last).
+    let after: Vec<u64> = insns
+        .chunks(INDEX_CHUNK)
+        .skip(1)
+        .map(|c| c[0].offset())
+        .chain([u64::MAX])
+        .collect();
+    insns
+        .par_chunks_mut(INDEX_CHUNK)
+        .with_min_len(4)
+        .zip(after)
+        .for_each(|(run, after)| {
+            let mut next = after;
+            for ins in run.iter_mut().rev() {
+                let plain =
+                    matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) && next == ins.end();
+                next = ins.offset();
+                ins.set_plain(plain);
+            }
+            let mut k = offs.partition_point(|&o| u64::from(o) < run[0].offset());
+            for ins in run.iter_mut().filter(|i| i.has_ops()) {
+                while k < offs.len() && u64::from(offs[k]) < ins.offset() {
+                    k += 1;
+                }
+                ins.set_ops_index(k);
+                if ins.is_plain()
+                    && !ops
+                        .from_index(k, ins.offset())
+                        .all(|op| matches!(op, crate::arch::Op::Stack { .. }))
+                {
+                    ins.set_plain(false);
+                }
+            }
+        });
+}
+
+/// See [`SectionCode::pages`].
+fn page_index(insns: &[Insn]) -> Vec<u32> {
+    let end = insns.last().map_or(0, |i| i.offset());
+    let mut pages = vec![0u32; (end / PAGE) as usize + 2];
+    // Runs of pages in parallel, each starting from a search.
+    pages
+        .par_chunks_mut(INDEX_CHUNK)
+        .with_min_len(4)
+        .enumerate()
+        .for_each(|(c, run)| {
+            let first = (c * INDEX_CHUNK) as u64;
+            let mut k = insns.partition_point(|i| i.offset() < first * PAGE);
+            for (j, slot) in run.iter_mut().enumerate() {
+                let p = first + j as u64;
+                while k < insns.len() && insns[k].offset() < p * PAGE {
+                    k += 1;
+                }
+                *slot = k as u32;
+            }
+        });
+    pages
+}
+
+/// Pages or instructions per unit of parallel work in the per-section
+/// indexes (units of fewer run on one thread).
+const INDEX_CHUNK: usize = 1 << 14;
+
+/// Branch destinations through the relocations, jump links and the kinds
+/// present, in parallel chunks of `chunk` instructions (same result for any
+/// chunk size).
+fn resolve_branches(
+    obj: &Object,
+    dec: &dyn Decoder,
+    starts: &FxHashMap<(usize, u64), usize>,
+    code: &mut SectionCode,
+    chunk: usize,
+) {
+    let sec = code.section;
+    let insns = &code.insns;
+    let mut dests = vec![PackedDest::default(); insns.len()];
+    let mut links = vec![NO_LINK; insns.len()];
+    let relocs = obj.relocs(sec);
+    let chunks: Vec<(u32, Vec<Dest>, Vec<u32>)> = dests
+        .par_chunks_mut(chunk)
+        .zip(links.par_chunks_mut(chunk))
+        .enumerate()
+        .map(|(c, (dests, links))| {
+            let part = &insns[c * chunk..c * chunk + dests.len()];
+            // Relocations and instructions are both in offset order: one cursor.
+            let mut r0 = relocs.partition_point(|r| r.offset < part[0].offset());
+            let mut kinds = 0;
+            let mut far = Vec::new();
+            let mut transfers = Vec::with_capacity(part.len() / 4);
+            for (k, ins) in part.iter().enumerate() {
+                let bit = ins.kind.bit();
+                kinds |= bit;
+                if bit & Kind::TRANSFERS != 0 {
+                    transfers.push((c * chunk + k) as u32);
+                }
+                if !ins.kind.is_branch() {
+                    continue;
+                }
+                while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
+                    r0 += 1;
+                }
+                let mut dest = Dest::None;
+                let mut relocated = false;
+                for r in relocs[r0..].iter().take_while(|r| r.offset < ins.end()) {
+                    if let Some(bias) = dec.branch_reloc_bias(ins, r.offset, r.r_type) {
+                        relocated = true;
+                        dest = match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
+                            Place::Local { section, offset } => Dest::Local { section, offset },
+                            Place::External { sym, .. } => Dest::External { sym },
+                            Place::Other => Dest::None,
+                        };
+                    }
+                }
+                if let (false, Some(t)) = (relocated, ins.imm_target()) {
+                    dest = Dest::Local {
+                        section: sec,
+                        offset: t,
+                    };
+                }
+                dests[k] = PackedDest::pack(dest, sec, &mut far);
+                let link = match (ins.kind, dest) {
+                    (Kind::Call, Dest::Local { section, offset }) => {
+                        starts.get(&(section, offset)).copied()
+                    }
+                    (Kind::Jump | Kind::CondJump, Dest::Local { section, offset })
+                        if section == sec =>
+                    {
+                        code.index_at(offset)
+                    }
+                    _ => None,
+                };
+                links[k] = link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK);
+            }
+            (kinds, far, transfers)
+        })
+        .collect();
+    // Each chunk numbered its far destinations from 0: renumber into one table.
+    let mut far = Vec::new();
+    let mut kinds = 0;
+    let mut transfers = Vec::with_capacity(chunks.iter().map(|c| c.2.len()).sum());
+    for (c, (k, part, t)) in chunks.into_iter().enumerate() {
+        kinds |= k;
+        transfers.extend_from_slice(&t);
+        if part.is_empty() {
+            continue;
+        }
+        let base = far.len();
+        let end = (c * chunk + chunk).min(dests.len());
+        for d in &mut dests[c * chunk..end] {
+            if d.0 & PackedDest::TAG == PackedDest::FAR {
+                *d = PackedDest::pack(d.unpack(sec, &part), sec, &mut far);
+            }
+        }
+        debug_assert_eq!(far.len(), base + part.len());
+    }
+    code.far = far;
+    code.dests = dests;
+    code.links = links;
+    code.kinds = kinds;
+    code.transfers = transfers;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::decoder;
+    use crate::model::Model;
+    use crate::rules::Rules;
+
+    /// Branch destinations and links come out the same whatever the chunk
+    /// size, destinations in other sections (kept apart) included.
+    #[test]
+    fn resolving_in_chunks_matches_one_chunk() {
+        let rules = Rules::builtin();
+        // The most destinations in other sections one section has: two or
+        // more, or a wrong renumbering of chunks could go unseen.
+        let mut far = 0;
+        let (inputs, _) = crate::input::expand(&["testdata/real".into(), "testdata/core".into()]);
+        for input in inputs {
+            let path = input.path.display().to_string();
+            let Ok(bytes) = std::fs::read(&input.path) else {
+                continue;
+            };
+            let Ok(obj) = Object::parse(&bytes) else {
+                continue;
+            };
+            let m = Model::build(&obj, &rules);
+            for code in m.code.iter().flatten() {
+                let fresh = |chunk: usize| {
+                    let mut c = SectionCode {
+                        section: code.section,
+                        insns: code.insns.clone(),
+                        pages: code.pages.clone(),
+                        ..Default::default()
+                    };
+                    resolve_branches(&obj, m.dec, &m.starts, &mut c, chunk);
+                    c
+                };
+                let one = fresh(usize::MAX);
+                far = far.max(one.far.len());
+                for chunk in [1, 7, 100] {
+                    let c = fresh(chunk);
+                    assert_eq!(c.links, one.links, "{path} chunk {chunk}");
+                    assert_eq!(c.kinds, one.kinds);
+                    assert_eq!(c.transfers, one.transfers);
+                    for i in 0..one.insns.len() {
+                        assert_eq!(c.dest(i), one.dest(i), "{path} #{i} chunk {chunk}");
+                        assert_eq!(code.dest(i), one.dest(i));
+                    }
+                }
+            }
+        }
+        assert!(
+            far > 0,
+            "no destination in another section: the case is untested"
+        );
+    }
+
+    /// Pieces decoded on several threads give what one pass gives, on real
+    /// modules of both arches cut at their function boundaries.
+    #[test]
+    fn pieced_decoding_matches_one_pass() {
+        let rules = Rules::builtin();
+        for path in [
+            "testdata/real/x86_64/evdev.ko",
+            "testdata/real/arm64/nf_conntrack_tftp.ko",
+        ] {
+            let bytes = std::fs::read(path).unwrap();
+            let obj = Object::parse(&bytes).unwrap();
+            let m = Model::build(&obj, &rules);
+            let dec = decoder(obj.machine);
+            for s in obj.sections.iter().filter(|s| s.is_exec()) {
+                let mut cuts: Vec<u64> = m
+                    .functions
+                    .iter()
+                    .filter(|f| f.section == s.index)
+                    .flat_map(|f| [f.start, f.end])
+                    .collect();
+                cuts.sort_unstable();
+                let segments = segments(&obj, s.index, &cuts);
+                let data = obj.section_data(s.index);
+                let (mut one, one_ops) = decode_segments(dec, data, &segments, None);
+                assert!(!one.is_empty() || s.size == 0);
+                let one_ops: Vec<_> = one_ops.iter().collect();
+                for piece in [1, 64, 1000] {
+                    let (pieced, ops) = decode_segments(dec, data, &segments, Some(piece));
+                    assert!(one == pieced, "{path} {} piece {piece}", s.name);
+                    assert!(one_ops == ops.iter().collect::<Vec<_>>());
+                }
+                // The model's own instructions are the same ones.
+                if let Some(code) = m.section_code(s.index) {
+                    let ops = decode_segments(dec, data, &segments, None).1;
+                    index_ops(&mut one, &ops);
+                    // Marked instructions are not plain (Special::unmark_plain).
+                    for (k, ins) in one.iter_mut().enumerate() {
+                        if m.special().at(s.index, k, ins.offset()).is_some() {
+                            ins.set_plain(false);
+                        }
+                    }
+                    assert!(code.insns == one, "{path} {}", s.name);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Functions: the object's function symbols, aliases merged, and the
+//! lookups of a function by place.
+
+use super::Model;
+use crate::elf::{Object, STB_GLOBAL, STB_WEAK};
+use crate::rules::Rules;
+use rustc_hash::FxHashMap;
+
+/// A function: an `STT_FUNC` symbol over a range of an executable section.
+#[derive(Debug, Clone)]
+pub struct Function<'a> {
+    pub sym: usize,
+    pub name: &'a str,
+    pub section: usize,
+    pub start: u64,
+    pub end: u64,
+    /// A preamble symbol (`__cfi_`, `__pfx_`): falls through by design.
+    pub prefix: bool,
+    pub weak: bool,
+    pub global: bool,
+    /// Its instructions: an index range into its section's
+    /// [`SectionCode::insns`](super::SectionCode::insns), set once the
+    /// section is decoded.
+    pub(super) insns: std::ops::Range<usize>,
+}
+
+/// The functions of an object, sorted by (section, start).
+pub(super) fn build_functions<'a>(obj: &'a Object, rules: &Rules) -> Vec<Function<'a>> {
+    let mut by_start: FxHashMap<(usize, u64), Function<'a>> = FxHashMap::default();
+    for s in &obj.symbols {
+        if !s.is_func() {
+            continue;
+        }
+        let Some(sec) = s.section_index() else {
+            continue;
+        };
+        let section = &obj.sections[sec];
+        if !section.is_exec() || s.value > section.size {
+            continue;
+        }
+        let end = s.value.saturating_add(s.size).min(section.size);
+        let f = Function {
+            sym: s.index,
+            name: &s.name,
+            section: sec,
+            start: s.value,
+            end,
+            prefix: rules.is_prefix_symbol(&s.name),
+            weak: s.bind == STB_WEAK,
+            global: s.bind == STB_GLOBAL,
+            insns: 0..0,
+        };
+        match by_start.get_mut(&(sec, s.value)) {
+            // Aliases: keep the strongest name, the largest extent.
+            // A preamble name never hides the function it shares a start with.
+            Some(g) => {
+                let rank = |f: &Function| (!f.prefix, f.global, !f.weak);
+                let end = g.end.max(f.end);
+                if rank(&f) > rank(g) {
+                    *g = f;
+                }
+                g.end = end;
+            }
+            None => {
+                by_start.insert((sec, s.value), f);
+            }
+        }
+    }
+    let mut funcs: Vec<Function<'a>> = by_start.into_values().collect();
+    funcs.sort_by_key(|f| (f.section, f.start));
+    // Functions without a size (hand-written assembly without .size) run to
+    // the next function or the end of the section.
+    for i in 0..funcs.len() {
+        if funcs[i].end == funcs[i].start {
+            let sec = funcs[i].section;
+            let next = funcs
+                .get(i + 1)
+                .filter(|n| n.section == sec)
+                .map(|n| n.start)
+                .unwrap_or(obj.sections[sec].size);
+            funcs[i].end = next;
+        }
+    }
+    funcs
+}
+
+impl<'a> Model<'a> {
+    /// The function starting exactly at a place.
+    pub fn function_at_start(&self, section: usize, offset: u64) -> Option<usize> {
+        self.starts.get(&(section, offset)).copied()
+    }
+
+    /// The function containing a place: the one starting last at or before
+    /// it whose range covers it (a symbol nested in a larger function does
+    /// not hide the outer one past its own end).
+    pub fn function_containing(&self, section: usize, offset: u64) -> Option<usize> {
+        let mut i = self
+            .functions
+            .partition_point(|f| (f.section, f.start) <= (section, offset));
+        while i > 0 {
+            i -= 1;
+            let f = &self.functions[i];
+            if f.section != section || self.reach[i] <= offset && f.start != offset {
+                return None;
+            }
+            if offset < f.end || f.start == offset {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// The first non-prefix function that starts at or after a place, in the same section.
+    pub fn next_function(&self, section: usize, offset: u64) -> Option<usize> {
+        let i = self
+            .functions
+            .partition_point(|f| (f.section, f.start) < (section, offset));
+        self.functions[i..]
+            .iter()
+            .position(|f| !f.prefix || f.section != section)
+            .map(|k| i + k)
+            .filter(|&k| self.functions[k].section == section)
+    }
+
+    /// Whether a symbol of code (a function or a label of hand-written
+    /// code) starts at a place.
+    pub fn symbol_starts_at(&self, section: usize, offset: u64) -> bool {
+        self.symbol_starts.contains(&(section, offset))
+    }
+
+    /// A stand-in function of no extent at a place, to walk code outside
+    /// every function from (entry code reached through unwind hints).
+    pub fn pseudo_function(&self, section: usize, offset: u64) -> Function<'a> {
+        Function {
+            sym: 0,
+            name: "",
+            section,
+            start: offset,
+            end: offset,
+            prefix: false,
+            weak: false,
+            global: false,
+            insns: 0..0,
+        }
+    }
+}

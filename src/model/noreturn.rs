@@ -1,0 +1,265 @@
+//! Which calls never return: listed by the rules or DWARF, or proven by
+//! walking the callee (a least fixed point over the object's call graph),
+//! and linked across the members of an archive.
+
+use super::{Dest, Function, Model, SectionCode, walk};
+use crate::arch::Kind;
+use crate::elf::{Object, STB_GLOBAL};
+use crate::rules::NameSet;
+use rayon::prelude::*;
+
+/// Per symbol: named noreturn by the rules, or by the object's own DWARF
+/// (`declared`, sorted: `DW_AT_noreturn` on a declaration or definition).
+pub(super) fn listed_noreturn(obj: &Object, names: &NameSet, declared: &[String]) -> Vec<bool> {
+    obj.symbols
+        .iter()
+        .map(|s| {
+            let candidate = match s.section {
+                crate::elf::SymSection::Undef => s.index != 0,
+                crate::elf::SymSection::Section(_) => s.is_func() && s.is_global(),
+                _ => false,
+            };
+            candidate
+                && (names.contains(&s.name)
+                    || declared
+                        .binary_search_by(|d| d.as_str().cmp(&s.name))
+                        .is_ok())
+        })
+        .collect()
+}
+
+/// Functions per parallel chunk when collecting callers.
+const CALLER_CHUNK: usize = 512;
+
+/// Per function, the functions of the object that branch to its start
+/// (compressed rows: `by[start[f]..start[f + 1]]`, in caller order; a caller
+/// branching twice is listed twice).
+struct Callers {
+    start: Vec<u32>,
+    by: Vec<u32>,
+}
+
+impl Callers {
+    fn of(&self, f: usize) -> &[u32] {
+        &self.by[self.start[f] as usize..self.start[f + 1] as usize]
+    }
+}
+
+impl<'a> Model<'a> {
+    /// Whether a call to `dest` never returns.
+    pub fn is_noreturn(&self, dest: Dest) -> bool {
+        match dest {
+            Dest::External { sym } => self.listed_noreturn[sym],
+            Dest::Local { section, offset } => self
+                .function_at_start(section, offset)
+                .is_some_and(|i| self.function_noreturn(i)),
+            Dest::None => false,
+        }
+    }
+
+    /// Whether the direct call at index `i` never returns.
+    pub fn call_is_noreturn(&self, code: &SectionCode, i: usize) -> bool {
+        match code.dest(i) {
+            Dest::External { sym } => self.listed_noreturn[sym],
+            Dest::Local { .. } => code.link(i).is_some_and(|c| self.function_noreturn(c)),
+            Dest::None => false,
+        }
+    }
+
+    fn function_noreturn(&self, i: usize) -> bool {
+        let f = &self.functions[i];
+        self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])
+    }
+
+    /// Whether some path through `f` may return to its caller. A return
+    /// instruction anywhere in its own range counts, reached or not (as
+    /// objtool's `dead_end_function`): one no path reaches is entered some way
+    /// the walk does not see (vmlinux.o's `__efi64_thunk` comes back from
+    /// 32-bit code by a far jump to its `ret`).
+    fn may_return(&self, f: &Function) -> bool {
+        if let Some(code) = self.section_code(f.section)
+            && code.transfers_in(self.insn_range(f)).iter().any(|&i| {
+                let i = i as usize;
+                let ins = &code.insns[i];
+                ins.kind == Kind::Return
+                    || (ins.kind == Kind::Jump && self.is_return_thunk(code.dest(i)))
+            })
+        {
+            return true;
+        }
+        let mut v = walk::MayReturn::new(self, f);
+        walk::Walker::new(self).walk(f, (), &mut v);
+        // Nothing reached: no instruction at the entry.
+        v.returns || !v.entered
+    }
+
+    /// Every global, non-weak function symbol this object defines (aliases
+    /// included), and whether the function never returns (listed, declared
+    /// or proven here): what other members of its archive may rely on.
+    pub fn strong_definitions(&self) -> Vec<(&'a str, bool)> {
+        self.obj
+            .symbols
+            .iter()
+            .filter(|s| s.is_func() && s.bind == STB_GLOBAL && !s.name.is_empty())
+            .filter_map(|s| {
+                let i = self.function_at_start(s.section_index()?, s.value)?;
+                Some((&*s.name, self.function_noreturn(i)))
+            })
+            .collect()
+    }
+
+    /// Proves which global functions never return, also those nothing in
+    /// this object calls (by default only functions some branch here goes
+    /// to are asked): other members of its archive call them.
+    pub fn prove_exports(&mut self) {
+        if !self.exports_asked {
+            self.exports_asked = true;
+            self.infer_noreturn();
+        }
+    }
+
+    /// Takes the functions named in `names` as noreturn where this object
+    /// calls them undefined: the other members of its archive define them and
+    /// none of their paths returns, as a link of the archive would show.
+    /// Inference runs again from the new facts. Whether any call changed.
+    pub fn link_noreturn(&mut self, names: &rustc_hash::FxHashSet<String>) -> bool {
+        let mut changed = false;
+        for s in &self.obj.symbols {
+            if s.index != 0
+                && s.section == crate::elf::SymSection::Undef
+                && !self.listed_noreturn[s.index]
+                && names.contains(&*s.name)
+            {
+                self.listed_noreturn[s.index] = true;
+                changed = true;
+            }
+        }
+        if changed {
+            self.infer_noreturn();
+        }
+        changed
+    }
+
+    /// Least fixed point: a function is noreturn once none of its paths can
+    /// return given the noreturn functions known so far.
+    pub(super) fn infer_noreturn(&mut self) {
+        let eligible =
+            |m: &Self, i: usize| !m.noreturn[i] && !m.functions[i].weak && !m.functions[i].prefix;
+        // Only callers (and tail-callers) of a function found noreturn can
+        // change their answer, so later rounds re-walk just those.
+        let callers = self.local_callers();
+        // A function's own answer is only ever asked through a branch to its
+        // start, so functions nothing in this object branches to are skipped.
+        let mut consulted = self.branched_to(&callers);
+        // In an archive, other members ask about global functions too.
+        if self.exports_asked {
+            for (i, f) in self.functions.iter().enumerate() {
+                consulted[i] |= f.global;
+            }
+        }
+        let mut cand: Vec<usize> = (0..self.functions.len())
+            .filter(|&i| consulted[i] && eligible(self, i))
+            .collect();
+        while !cand.is_empty() {
+            let found: Vec<usize> = cand
+                .par_iter()
+                .copied()
+                .filter(|&i| !self.may_return(&self.functions[i]))
+                .collect();
+            for &i in &found {
+                self.noreturn[i] = true;
+            }
+            let mut next: Vec<usize> = found
+                .iter()
+                .flat_map(|&f| callers.of(f).iter().map(|&by| by as usize))
+                .filter(|&i| eligible(self, i))
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            cand = next;
+        }
+    }
+
+    /// The callers (and tail-callers) of each function: its direct calls and
+    /// jumps to function starts from within functions of this object
+    /// (recursion included). Functions are scanned in parallel chunks and
+    /// bucketed by callee, so each caller list is sorted without a sort.
+    fn local_callers(&self) -> Callers {
+        let chunks: Vec<Vec<(u32, u32)>> = self
+            .functions
+            .par_chunks(CALLER_CHUNK)
+            .enumerate()
+            .map(|(k, fs)| {
+                let mut out = Vec::new();
+                for (j, f) in fs.iter().enumerate() {
+                    let Some(code) = self.section_code(f.section) else {
+                        continue;
+                    };
+                    let fi = (k * CALLER_CHUNK + j) as u32;
+                    for &i in code.transfers_in(self.insn_range(f)) {
+                        if let Some(callee) = self.branch_callee(code, i as usize) {
+                            out.push((callee as u32, fi));
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut start = vec![0u32; self.functions.len() + 1];
+        for &(callee, _) in chunks.iter().flatten() {
+            start[callee as usize + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let mut by = vec![0u32; *start.last().unwrap_or(&0) as usize];
+        // Chunks and their pairs in function order: each bucket fills in
+        // caller order, repeats adjacent.
+        for &(callee, caller) in chunks.iter().flatten() {
+            let at = &mut fill[callee as usize];
+            by[*at as usize] = caller;
+            *at += 1;
+        }
+        Callers { start, by }
+    }
+
+    /// The function a branch at index `i` goes to the start of.
+    fn branch_callee(&self, code: &SectionCode, i: usize) -> Option<usize> {
+        if !code.dests[i].may_be_local() {
+            return None;
+        }
+        match code.dest(i) {
+            Dest::Local { .. } if code.insns[i].kind == Kind::Call => code.link(i),
+            Dest::Local { section, offset } => self.function_at_start(section, offset),
+            _ => None,
+        }
+    }
+
+    /// Functions some branch in this object goes to: the callees in
+    /// `callers`, and the targets of branches outside every function
+    /// (alternative replacements, code between functions).
+    fn branched_to(&self, callers: &Callers) -> Vec<bool> {
+        let mut out: Vec<bool> = (0..self.functions.len())
+            .map(|f| !callers.of(f).is_empty())
+            .collect();
+        for (sec, code) in self.code.iter().enumerate() {
+            let Some(code) = code else { continue };
+            let mut inside = vec![false; code.insns.len()];
+            let lo = self.functions.partition_point(|f| f.section < sec);
+            let hi = self.functions.partition_point(|f| f.section <= sec);
+            for f in &self.functions[lo..hi] {
+                inside[f.insns.clone()].fill(true);
+            }
+            for &i in code.transfers() {
+                let i = i as usize;
+                if !inside[i]
+                    && let Some(callee) = self.branch_callee(code, i)
+                {
+                    out[callee] = true;
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,159 @@
+//! Thunks: symbols the rules give a meaning beyond a plain call or jump
+//! (return and retpoline thunks, frame-exempt calls), thunk-shaped stubs,
+//! and the speculation barriers after them.
+
+use super::{Dest, Model, SectionCode};
+use crate::arch::Kind;
+use crate::elf::Object;
+use crate::rules::Rules;
+
+/// A jump to this symbol is a return.
+const SYM_RETURN_THUNK: u8 = 1;
+/// A call or jump to this symbol is an indirect one (a retpoline).
+const SYM_INDIRECT_THUNK: u8 = 2;
+/// A call to this symbol is made before the frame is set up by design.
+const SYM_FRAME_EXEMPT: u8 = 4;
+
+/// Per symbol, its `SYM_` flags from the rules.
+pub(super) fn symbol_flags(obj: &Object, rules: &Rules) -> Vec<u8> {
+    let ret = rules.return_thunks(obj.machine);
+    let ind = rules.indirect_thunks(obj.machine);
+    let exempt = rules.frame_exempt_calls(obj.machine);
+    obj.symbols
+        .iter()
+        .map(|s| {
+            if s.index == 0 || s.name.is_empty() {
+                return 0;
+            }
+            let mut f = 0;
+            if ret.contains(&s.name) {
+                f |= SYM_RETURN_THUNK;
+            }
+            if ind.contains(&s.name) {
+                f |= SYM_INDIRECT_THUNK;
+            }
+            if exempt.contains(&s.name) {
+                f |= SYM_FRAME_EXEMPT;
+            }
+            f
+        })
+        .collect()
+}
+
+impl<'a> Model<'a> {
+    /// Whether a jump to `dest` is a return (a return thunk, undefined or
+    /// defined in this object).
+    pub fn is_return_thunk(&self, dest: Dest) -> bool {
+        self.dest_sym(dest)
+            .is_some_and(|s| self.is_return_thunk_sym(s))
+    }
+
+    /// Whether a jump to this symbol is a return (a return thunk).
+    pub fn is_return_thunk_sym(&self, sym: usize) -> bool {
+        self.sym_flags
+            .get(sym)
+            .is_some_and(|f| f & SYM_RETURN_THUNK != 0)
+    }
+
+    /// Whether a call to this symbol is an indirect call (a retpoline thunk).
+    pub fn is_indirect_thunk_sym(&self, sym: usize) -> bool {
+        self.sym_flags
+            .get(sym)
+            .is_some_and(|f| f & SYM_INDIRECT_THUNK != 0)
+    }
+
+    /// Whether a call to this symbol is made before a frame is set up by
+    /// design (`__fentry__`).
+    pub fn is_frame_exempt_sym(&self, sym: usize) -> bool {
+        self.sym_flags
+            .get(sym)
+            .is_some_and(|f| f & SYM_FRAME_EXEMPT != 0)
+    }
+
+    /// Whether a speculation barrier follows instruction `i` of section
+    /// `sec` (x86 `int3`; arm64 `sb`, or `dsb sy`/`dsb nsh` then `isb`).
+    pub fn barrier_after(&self, sec: usize, i: usize) -> bool {
+        use crate::arch::Barrier;
+        let Some(code) = self.section_code(sec) else {
+            return false;
+        };
+        let data = self.obj.section_data(sec);
+        let at = |k: usize| -> Option<Barrier> {
+            let ins = code.insns.get(k)?;
+            self.dec
+                .speculation_barrier(data.get(ins.offset() as usize..)?)
+        };
+        match at(i + 1) {
+            Some(Barrier::Complete) => true,
+            Some(Barrier::NeedsIsb) => at(i + 2) == Some(Barrier::Isb),
+            _ => false,
+        }
+    }
+
+    /// Whether the code at a place is an indirect-call thunk of
+    /// straight-line-speculation hardening (arm64 `-mharden-sls=blr`: `mov
+    /// x16, xN; br x16` and a barrier, which GCC places inside the calling
+    /// function and LLVM in `__llvm_slsblr_thunk_xN`): a call to it is an
+    /// indirect call. Where calls leave the return address in a register
+    /// (arm64), one inside a function (no symbol of its own: GCC's) is one
+    /// by its shape alone, so a missing barrier after it is an `sls` finding
+    /// and not a call into the function's body. (x86 keeps such a call an
+    /// intra-function call, as objtool does.)
+    pub fn is_call_thunk(&self, section: usize, offset: u64) -> bool {
+        let Some(code) = self.section_code(section) else {
+            return false;
+        };
+        code.index_at(offset)
+            .and_then(|k| thunk_jump(code, k))
+            .is_some_and(|jump| {
+                self.sls_hardened(section, jump)
+                    || (matches!(self.dec.frame().ra, crate::arch::RaHome::Reg(_))
+                        && self.function_at_start(section, offset).is_none()
+                        && self.function_containing(section, offset).is_some())
+            })
+    }
+
+    /// Whether straight-line speculation past the return or indirect jump
+    /// at `i` stops at a barrier: one follows it, or (GCC's stubs of
+    /// `-mharden-sls=blr`, one per register, emitted together after a
+    /// function with one barrier after the last) it runs only through
+    /// further `mov x16, xN; br x16` stubs to one.
+    pub fn sls_hardened(&self, sec: usize, i: usize) -> bool {
+        let Some(code) = self.section_code(sec) else {
+            return false;
+        };
+        let mut jump = i;
+        // At most one stub per register.
+        for _ in 0..32 {
+            if self.barrier_after(sec, jump) {
+                return true;
+            }
+            match thunk_jump(code, jump + 1) {
+                Some(next)
+                    if next == jump + 2 && jump > 0 && thunk_jump(code, jump - 1) == Some(jump) =>
+                {
+                    jump = next
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+}
+
+/// The indirect jump of a thunk-shaped stub at `k`: a bare indirect jump, or
+/// one instruction and then the jump (`mov x16, xN; br x16`).
+fn thunk_jump(code: &SectionCode, k: usize) -> Option<usize> {
+    match code.insns.get(k)?.kind {
+        Kind::IndirectJump => Some(k),
+        Kind::Other
+            if code
+                .insns
+                .get(k + 1)
+                .is_some_and(|n| n.kind == Kind::IndirectJump) =>
+        {
+            Some(k + 1)
+        }
+        _ => None,
+    }
+}
