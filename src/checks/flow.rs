@@ -670,12 +670,7 @@ impl Visitor for Walk<'_, '_, '_> {
             if rec.cfi != NO_CFI {
                 if stack && rec.cfi != id && self.cfis[rec.cfi as usize] != s.cfi {
                     let old = self.cfis[rec.cfi as usize];
-                    let a = Arrival {
-                        loc: (sec, j),
-                        insn: ins,
-                        marks: None,
-                        alt_site: None,
-                    };
+                    let a = Arrival::plain((sec, j), ins);
                     if self.mismatch(&a, old, &s.cfi) {
                         return self.run_ends(from, j, s, parent, pushed);
                     }

@@ -118,7 +118,29 @@ pub struct Step<'a> {
     pub replacement_end: Option<At>,
 }
 
-impl Step<'_> {
+impl<'a> Step<'a> {
+    /// An instruction of the walked function's own code, outside every
+    /// alternative and special section entry.
+    fn own(
+        code: &'a SectionCode,
+        section: usize,
+        index: usize,
+        action: Action,
+        owner: Option<usize>,
+    ) -> Step<'a> {
+        Step {
+            section,
+            index,
+            insn: &code.insns[index],
+            code,
+            action,
+            alt_site: None,
+            marks: None,
+            owner,
+            exit: None,
+            replacement_end: None,
+        }
+    }
     /// Where a finding about this instruction belongs: the instruction itself,
     /// or for replacement code the original site it is patched over.
     pub fn report_at(&self) -> At {
@@ -137,6 +159,18 @@ pub struct Arrival<'a> {
     pub marks: Option<&'a Marks>,
     /// The replacement the instruction is in, if any.
     pub alt_site: Option<At>,
+}
+
+impl<'a> Arrival<'a> {
+    /// Outside every alternative and special section entry.
+    pub fn plain(loc: Loc, insn: &'a Insn) -> Arrival<'a> {
+        Arrival {
+            loc,
+            insn,
+            marks: None,
+            alt_site: None,
+        }
+    }
 }
 
 /// A state carried along paths.
@@ -653,12 +687,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && let Some((to, falls)) = self.own_jump(root, code, i)
                     && special.at(sec, i, ins.offset()).is_none()
                 {
-                    let arrival = Arrival {
-                        loc: (sec, i),
-                        insn: ins,
-                        marks: None,
-                        alt_site: None,
-                    };
+                    let arrival = Arrival::plain((sec, i), ins);
                     if !v.arrive(&arrival, &mut state) {
                         break;
                     }
@@ -677,25 +706,9 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && self.own_return(code, i)
                     && special.at(sec, i, ins.offset()).is_none()
                 {
-                    let arrival = Arrival {
-                        loc: (sec, i),
-                        insn: ins,
-                        marks: None,
-                        alt_site: None,
-                    };
+                    let arrival = Arrival::plain((sec, i), ins);
                     if v.arrive(&arrival, &mut state) {
-                        let step = Step {
-                            section: sec,
-                            index: i,
-                            insn: ins,
-                            code,
-                            action: Action::Return,
-                            alt_site: None,
-                            marks: None,
-                            owner: root_index,
-                            exit: None,
-                            replacement_end: None,
-                        };
+                        let step = Step::own(code, sec, i, Action::Return, root_index);
                         v.step(&step, &mut state);
                     }
                     break;
@@ -709,27 +722,11 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && let Some(callee) = self.own_call(code, i)
                     && special.at(sec, i, ins.offset()).is_none()
                 {
-                    let arrival = Arrival {
-                        loc: (sec, i),
-                        insn: ins,
-                        marks: None,
-                        alt_site: None,
-                    };
+                    let arrival = Arrival::plain((sec, i), ins);
                     if !v.arrive(&arrival, &mut state) {
                         break;
                     }
-                    let step = Step {
-                        section: sec,
-                        index: i,
-                        insn: ins,
-                        code,
-                        action: Action::Call(callee),
-                        alt_site: None,
-                        marks: None,
-                        owner: root_index,
-                        exit: None,
-                        replacement_end: None,
-                    };
+                    let step = Step::own(code, sec, i, Action::Call(callee), root_index);
                     if !v.step(&step, &mut state) {
                         break;
                     }
