@@ -295,6 +295,7 @@ fn link_noreturn(models: &mut [Option<Model>]) {
 /// whose missing pads fault; `names` are the members' report names.
 fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rules, opts: &Options) {
     use crate::checks::pads as landing;
+    use crate::model::address_taken::{FunctionPlace, MemberRefs};
     use rustc_hash::FxHashMap;
     if !["ibt-missing-endbr", "bti-missing-landing-pad"]
         .iter()
@@ -336,9 +337,10 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
                 .or_insert(Some((i, fi, strong)));
         }
     }
-    // Each member's references to the others: (defining member, function,
-    // where the reference is, referencing member).
-    let found: Vec<Vec<(usize, usize, String, usize)>> = models
+    // Each member's references to the others: (defining member, (function,
+    // offset in it), where the reference is, referencing member).
+    type Found = (usize, (usize, u64), String, usize);
+    let found: Vec<Vec<Found>> = models
         .par_iter()
         .enumerate()
         .map(|(j, m)| {
@@ -352,16 +354,17 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
                     .filter_map(|r| {
                         let name = m.obj.symbols[r.sym].name.as_ref();
                         let (i, fi, _) = (*defs.get(&(m.obj.machine, name))?)?;
+                        let offset = member_ref_offset(models[i].as_ref()?, fi, r.addend)?;
                         let place =
                             landing::place_str(m, r.from_section, r.insn.unwrap_or(r.reloc_offset));
-                        Some((i, fi, format!("{}: {place}", names[j]), j))
+                        Some((i, (fi, offset), format!("{}: {place}", names[j]), j))
                     })
                     .collect()
             }))
             .unwrap_or_default()
         })
         .collect();
-    let mut per_member: Vec<FxHashMap<usize, Vec<(String, usize)>>> =
+    let mut per_member: Vec<FxHashMap<FunctionPlace, MemberRefs>> =
         vec![FxHashMap::default(); models.len()];
     for (i, fi, place, j) in found.into_iter().flatten() {
         per_member[i].entry(fi).or_default().push((place, j));
@@ -377,10 +380,24 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
     });
 }
 
-/// Run every enabled check over a model; findings sorted by place and rule.
+/// Where `sym+addend` lands in function `f` of `m`, from its start: its
+/// entry, or an instruction inside it. The function's end (`sym+size`, a
+/// range's end) and places outside it or between instructions are no branch
+/// target, as inside one object (address_taken's `classify`).
+fn member_ref_offset(m: &Model, f: usize, addend: i64) -> Option<u64> {
+    let f = &m.functions[f];
+    let offset = u64::try_from(addend).ok()?;
+    if offset == 0 {
+        return Some(0);
+    }
+    let at = f.start.checked_add(offset)?;
+    (at < f.end && m.section_code(f.section)?.index_at(at).is_some()).then_some(offset)
+}
+
 /// Functions from which an object's object-wide checks run side by side.
 const PARALLEL_CHECKS: usize = 4096;
 
+/// Run every enabled check over a model; findings sorted by place and rule.
 pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
     // Each with its place in checks::all(), which names its timing.
     let checks: Vec<_> = checks::all()

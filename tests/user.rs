@@ -155,6 +155,45 @@ fn address_taken_across_members() {
     assert!(linked.contains("to !ENDBR: handler_bad+0x0"), "{linked}");
 }
 
+/// References from one member into another member's function (`sym+off`)
+/// need a pad at that instruction: of the four in libinner-*.a (an inner
+/// pad, a place without one, the function's end, the middle of an
+/// instruction) only the one without a pad is reported, the place objtool
+/// names on the linked whole.
+#[test]
+fn references_inside_another_members_function() {
+    for (arch, rule, pad) in [
+        ("x86_64", "ibt-missing-endbr", "ENDBR"),
+        ("arm64", "bti-missing-landing-pad", "BTI"),
+    ] {
+        let unit = format!("taken/libinner-{arch}.a");
+        let got = short(&["--enable", rule, &unit]);
+        let defs = format!("{unit}(inner-defs-{arch}.o)");
+        let refs = format!("{unit}(inner-refs-{arch}.o)");
+        assert_eq!(
+            got,
+            format!(
+                "{defs}: handler_inner_bad+0x4: error: relocation to !{pad}: handler_inner_bad+0x4 from another member of the archive: {refs}: inner_table+0x8 [{rule}]\n"
+            ),
+            "{unit}"
+        );
+        // The linked whole reports the same target, from the one object.
+        let linked = short(&["--enable", rule, &format!("taken/linked-inner-{arch}.o")]);
+        assert_eq!(linked.matches(&format!("[{rule}]")).count(), 1, "{linked}");
+        assert!(
+            linked.contains(&format!("to !{pad}: handler_inner_bad+0x4")),
+            "{linked}"
+        );
+    }
+    let objtool =
+        std::fs::read_to_string(dir().join("taken/objtool-linked-inner-x86_64.txt")).unwrap();
+    let targets: Vec<&str> = objtool
+        .lines()
+        .filter_map(|l| l.split("to !ENDBR: ").nth(1))
+        .collect();
+    assert_eq!(targets, ["handler_inner_bad+0x4"]);
+}
+
 /// A thin archive (`ar rcT`) is a unit too: its members, read from their
 /// paths relative to the archive, are checked together (user.o's
 /// fall-through goes, as in libdie.a); a member also checked on its own is

@@ -77,7 +77,7 @@ impl Check for GnuProperty {
                 .map(|r| (r.to_section, r.to_offset))
                 .chain(unpadded_member_refs(m, at).flat_map(|r| {
                     let f = &m.functions[r.function];
-                    std::iter::repeat_n((f.section, f.start), r.count)
+                    std::iter::repeat_n((f.section, f.start + r.offset), r.count)
                 }))
                 .collect();
             if let Some(&(section, offset)) = missing.first() {

@@ -75,18 +75,12 @@ pub fn enforced(m: &Model, opts: &Options) -> bool {
 /// branch may land on. An entry is reached by indirect calls; another place
 /// (a label taken with `adr`, a jump-table target) by either kind.
 pub fn pad_ok(m: &Model, r: &CodeRef) -> bool {
-    let Some(p) = pad_at(m, r.to_section, r.to_offset) else {
-        return false;
-    };
     // A switch-table target is reached by `br xN` (N not x16/x17): only a
     // jump pad takes it.
     if r.jump.is_some() {
-        return p.accepts_jump();
+        return pad_at(m, r.to_section, r.to_offset).is_some_and(|p| p.accepts_jump());
     }
-    accepts_call(m.obj.machine, p)
-        || (m.obj.machine == Machine::Aarch64
-            && m.function_at_start(r.to_section, r.to_offset).is_none()
-            && p.accepts_jump())
+    pointer_target_ok(m, r.to_section, r.to_offset)
 }
 
 /// `sym+0xoff` for a place, as objtool prints it: the function containing
@@ -165,6 +159,7 @@ pub fn check_pads(
     }
     for r in unpadded_member_refs(m, at) {
         let f = &m.functions[r.function];
+        let place = f.start + r.offset;
         let more = match (r.count, r.members) {
             (1, _) => String::new(),
             (n, 1) => format!(" (and {} more there)", n - 1),
@@ -173,31 +168,52 @@ pub fn check_pads(
         let mut fd = cx.finding(
             rule,
             f.section,
-            f.start,
+            place,
             format!(
-                "relocation to !{pad}: {}+0x0 from another member of the archive: {}{more}",
-                f.name, r.first
+                "relocation to !{pad}: {}+{:#x} from another member of the archive: {}{more}",
+                f.name, r.offset, r.first
             ),
         );
-        fd.notes
-            .extend(starts_with(m, "the function", f.section, f.start));
+        let (what, why) = if r.offset == 0 {
+            (
+                "the function",
+                "the address of this global function, so an indirect call may land on it",
+            )
+        } else {
+            (
+                "the target",
+                "an address inside this global function, so an indirect branch may land there",
+            )
+        };
+        fd.notes.extend(starts_with(m, what, f.section, place));
         fd.notes.push(format!(
-            "the archive is checked as one link: another member takes the address of this global function, so an indirect call may land on it; {note}"
+            "the archive is checked as one link: another member takes {why}; {note}"
         ));
         out.push(fd);
     }
 }
 
-/// In an archive checked as a unit: the functions other members take the
-/// address of, not exempt, whose entry takes no indirect call.
+/// In an archive checked as a unit: the places in functions other members
+/// take the address of, not exempt, where no indirect branch may land.
 pub fn unpadded_member_refs<'t>(
     m: &'t Model,
     at: &'t AddressTaken,
 ) -> impl Iterator<Item = &'t MemberRef> {
     at.from_members.iter().filter(|r| {
         let f = &m.functions[r.function];
-        r.exempt.is_none()
-            && !pad_at(m, f.section, f.start).is_some_and(|p| accepts_call(m.obj.machine, p))
+        r.exempt.is_none() && !pointer_target_ok(m, f.section, f.start + r.offset)
+    })
+}
+
+/// Whether a pointer's target (not a switch table's) has a pad an indirect
+/// branch may land on: one that takes a call, or on arm64 inside a function
+/// also one that takes a jump.
+fn pointer_target_ok(m: &Model, section: usize, offset: u64) -> bool {
+    pad_at(m, section, offset).is_some_and(|p| {
+        accepts_call(m.obj.machine, p)
+            || (m.obj.machine == Machine::Aarch64
+                && m.function_at_start(section, offset).is_none()
+                && p.accepts_jump())
     })
 }
 

@@ -94,17 +94,31 @@ pub struct EntryPad {
 pub struct ImportRef {
     /// The undefined symbol.
     pub sym: usize,
+    /// The offset from the symbol the reference points at (the relocation's
+    /// addend less what the instruction adds).
+    pub addend: i64,
     pub from_section: usize,
     pub reloc_offset: u64,
     /// The instruction holding the relocation, when it is in code.
     pub insn: Option<u64>,
 }
 
-/// References from other members of an archive to one function's entry.
+/// A place in a function: (index into [`Model::functions`], offset from
+/// its start).
+pub type FunctionPlace = (usize, u64);
+
+/// References from other members of an archive, each named
+/// `ARCHIVE(MEMBER): sym+0xoff`, with the member it is in.
+pub type MemberRefs = Vec<(String, usize)>;
+
+/// References from other members of an archive to one place of a function:
+/// its entry, or an instruction inside it (`sym+off`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemberRef {
     /// Index into [`Model::functions`].
     pub function: usize,
+    /// From the function's start.
+    pub offset: u64,
     /// The first reference, as `ARCHIVE(MEMBER): sym+0xoff`.
     pub first: String,
     /// All references, and the members they are in.
@@ -126,7 +140,7 @@ pub struct AddressTaken {
     pub exported: Vec<bool>,
     /// Address-taking references to undefined symbols (not checkable here).
     pub external: usize,
-    /// Those of them to a symbol's entry, sorted by place.
+    /// Those of them, sorted by place.
     pub imports: Vec<ImportRef>,
     /// In an archive checked as a unit: functions whose address other
     /// members take (their non-exempt ones are in [`AddressTaken::taken`]).
@@ -152,7 +166,7 @@ impl Model<'_> {
     pub fn link_member_refs(
         &mut self,
         rules: &LandingPadRules,
-        refs: Vec<(usize, Vec<(String, usize)>)>,
+        refs: Vec<(FunctionPlace, MemberRefs)>,
     ) {
         let mut at = self
             .landing
@@ -263,25 +277,26 @@ impl AddressTaken {
         at
     }
 
-    /// Take in references from other members of an archive to entries of
-    /// this object's functions: `refs` per function index, each reference
-    /// named as `ARCHIVE(MEMBER): sym+0xoff`, with the member it is in.
-    /// What annotations and the rules' names exempt here stays exempt; the
-    /// rest makes the function address-taken, as a link of the members would.
+    /// Take in references from other members of an archive to this object's
+    /// functions: `refs` per (function index, offset from its start: an
+    /// instruction), each reference named as `ARCHIVE(MEMBER): sym+0xoff`,
+    /// with the member it is in. What annotations and the rules' names exempt
+    /// here stays exempt; the rest needs a landing pad there, and at offset 0
+    /// makes the function address-taken, as a link of the members would.
     pub fn link_members(
         &mut self,
         m: &Model,
         rules: &LandingPadRules,
-        refs: Vec<(usize, Vec<(String, usize)>)>,
+        refs: Vec<(FunctionPlace, MemberRefs)>,
     ) {
         if refs.is_empty() {
             return;
         }
         let noendbr = noendbr_places(m, rules);
         let no_pad = no_pad_places(m, rules);
-        for (function, mut from) in refs {
+        for ((function, offset), mut from) in refs {
             let f = &m.functions[function];
-            let at = (f.section, f.start);
+            let at = (f.section, f.start + offset);
             let exempt = if let Some(name) = no_pad.get(&at) {
                 Some(Exemption::Target(name.clone()))
             } else if noendbr.contains(&at) {
@@ -290,7 +305,7 @@ impl AddressTaken {
                 None
             };
             if exempt.is_none() {
-                self.taken[function] = true;
+                self.taken[function] |= offset == 0;
                 if let Err(k) = self.needed.binary_search(&at) {
                     self.needed.insert(k, at);
                 }
@@ -301,13 +316,15 @@ impl AddressTaken {
             from.dedup_by_key(|r| r.1);
             self.from_members.push(MemberRef {
                 function,
+                offset,
                 first,
                 count,
                 members: from.len(),
                 exempt,
             });
         }
-        self.from_members.sort_unstable_by_key(|r| r.function);
+        self.from_members
+            .sort_unstable_by_key(|r| (r.function, r.offset));
     }
 
     /// Whether function `f` (index into [`Model::functions`]) is address-taken.
@@ -460,14 +477,13 @@ impl Classifier<'_, '_> {
                 Place::External { sym, addend } => {
                     if obj.sections[sec].is_alloc() {
                         out.external += 1;
-                        if addend == 0 {
-                            out.imports.push(ImportRef {
-                                sym,
-                                from_section: sec,
-                                reloc_offset: r.offset,
-                                insn: insn.map(|i| i.offset()),
-                            });
-                        }
+                        out.imports.push(ImportRef {
+                            sym,
+                            addend,
+                            from_section: sec,
+                            reloc_offset: r.offset,
+                            insn: insn.map(|i| i.offset()),
+                        });
                     }
                 }
                 Place::Other => {}

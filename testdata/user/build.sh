@@ -97,9 +97,21 @@ ar rcD taken/libtaken-plain-x86_64.a taken/table-plain-x86_64.o taken/handlers-x
 ar rcD taken/libtaken-arm64.a taken/table-arm64.o taken/handlers-arm64.o
 ld -r taken/table-x86_64.o taken/handlers-x86_64.o -o taken/linked-x86_64.o
 aarch64-linux-gnu-ld -r taken/table-arm64.o taken/handlers-arm64.o -o taken/linked-arm64.o
+# libinner-*.a: one member points inside the other's functions (`sym+off`),
+# at an inner pad, at a place without one, at a function's end and into an
+# instruction; only the place without a pad is a finding.
+for a in x86_64 arm64; do
+  if [ $a = x86_64 ]; then AS="as --64" LD=ld; else AS=aarch64-linux-gnu-as LD=aarch64-linux-gnu-ld; fi
+  $AS taken/inner-defs-$a.s -o taken/inner-defs-$a.o
+  $AS taken/inner-refs-$a.s -o taken/inner-refs-$a.o
+  ar rcD taken/libinner-$a.a taken/inner-refs-$a.o taken/inner-defs-$a.o
+  $LD -r taken/inner-refs-$a.o taken/inner-defs-$a.o -o taken/linked-inner-$a.o
+  rm -f taken/inner-defs-$a.o taken/inner-refs-$a.o
+done
 # Ground truth: objtool 6.12 (OBJTOOL=path; ../shared/corpus/fetch-corpus.sh
 # builds it) on the linked whole, with the IBT check it runs on vmlinux.o:
 # it names handler_bad, the one function the archive's finding names.
 if [ -n "${OBJTOOL:-}" ]; then
   (cd taken && "$OBJTOOL" --ibt --link --dry-run linked-x86_64.o 2>objtool-linked-x86_64.txt) || true
+  (cd taken && "$OBJTOOL" --ibt --link --dry-run linked-inner-x86_64.o 2>objtool-linked-inner-x86_64.txt) || true
 fi

@@ -1,0 +1,34 @@
+// The arm64 twin of inner-defs-x86_64.s: `handler_inner` has a `bti j`
+// where another member points (inside a function a jump pad will do, as for
+// references within one object); `handler_inner_bad+0x4` has no pad.
+	.text
+	.globl	handler_inner
+	.type	handler_inner, %function
+handler_inner:
+	bti	c
+	mov	w0, #4
+	ret
+	bti	j			// +0xc: the inner entry
+	mov	w0, #5
+	ret
+	.size	handler_inner, .-handler_inner
+
+	.globl	handler_inner_bad
+	.type	handler_inner_bad, %function
+handler_inner_bad:
+	bti	c
+	mov	w0, #6			// +0x4: pointed at, no pad
+	ret
+	.size	handler_inner_bad, .-handler_inner_bad
+
+	.section	.note.GNU-stack,"",%progbits
+	.section	.note.gnu.property,"a"
+	.p2align 3
+	.word	4		// name size
+	.word	16		// descriptor size
+	.word	5		// NT_GNU_PROPERTY_TYPE_0
+	.asciz	"GNU"
+	.word	0xc0000000	// GNU_PROPERTY_AARCH64_FEATURE_1_AND
+	.word	4
+	.word	3		// BTI | PAC
+	.p2align 3
