@@ -169,6 +169,27 @@ fn bad_inputs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 /// A symbol outside its section is not a reason to refuse the object:
 /// symtab-shndx reports such symbols (a rewrite that moved one, seed 003),
 /// and the model ignores a function that lies outside its section.
+/// Found by the `load` fuzz target (2026-12-02): a section symbol's value
+/// near the top of the address space put an alternative's original or
+/// replacement there, and `offset + length` overflowed (an internal error).
+/// The object is checked.
+#[test]
+fn alternatives_at_the_top_of_the_address_space() {
+    let good = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/uaccess/asm-x86_64.o"),
+    )
+    .unwrap();
+    let (_, symoff, _) = section(&good, ".symtab");
+    // Symbol 1 is .text's section symbol (the originals), 4 is
+    // .altinstr_replacement's (the replacements).
+    for sym in [1, 4] {
+        let mut b = good.clone();
+        wr(&mut b, symoff + 24 * sym + 8, 8, u64::MAX - 1);
+        let rep = engine::check_bytes("alt-top.o", &b, &Rules::builtin(), &Options::default());
+        assert!(rep.error.is_none(), "symbol {sym}: {:?}", rep.error);
+    }
+}
+
 #[test]
 fn symbols_outside_their_section_are_read() {
     let good = fixture("x86/missing-ret.o");

@@ -90,7 +90,7 @@ impl Alternatives {
                 };
                 if !name.is_some_and(|n| nop_callbacks.iter().any(|c| c == n)) {
                     if let Place::Local { section, offset } = e.orig {
-                        in_place.push((section, offset + u64::from(e.orig_len)));
+                        in_place.push((section, offset.saturating_add(u64::from(e.orig_len))));
                     }
                     continue;
                 }
@@ -107,10 +107,13 @@ impl Alternatives {
             let size = obj.sections.get(section).map_or(0, |s| s.size);
             let end = start.saturating_add(u64::from(e.orig_len)).min(size);
             let repl = match e.repl {
+                // A symbol's value can put it anywhere (fuzzing found
+                // `offset + len` past u64::MAX): out-of-section places
+                // start no instruction and the walk skips them.
                 Place::Local { section, offset } if e.repl_len > 0 => Replacement {
                     section,
                     start: offset,
-                    end: offset + u64::from(e.repl_len),
+                    end: offset.saturating_add(u64::from(e.repl_len)),
                     feature: e.feature,
                     exclusive: exclusive_features.contains(&e.feature),
                     direct_call: direct_call_flag != 0 && e.flags & direct_call_flag != 0,
