@@ -169,6 +169,25 @@ fn bad_inputs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 /// A symbol outside its section is not a reason to refuse the object:
 /// symtab-shndx reports such symbols (a rewrite that moved one, seed 003),
 /// and the model ignores a function that lies outside its section.
+/// Found by the `check_bytes` fuzz target in CI (2026-12-02): an FDE whose
+/// rows start before its initial address made `start - base` underflow
+/// (an internal error). The input as found; the FDE is reported unread.
+#[test]
+fn cfi_rows_before_their_fde() {
+    let b = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/bad/fuzz-cfi-row-before-start.o"),
+    )
+    .unwrap();
+    let rep = engine::check_bytes("cfi.o", &b, &Rules::builtin(), &Options::default());
+    assert!(
+        rep.error
+            .as_deref()
+            .is_none_or(|e| !e.contains("internal error")),
+        "{:?}",
+        rep.error
+    );
+}
+
 /// Found by the `load` fuzz target (2026-12-02): a section symbol's value
 /// near the top of the address space put an alternative's original or
 /// replacement there, and `offset + length` overflowed (an internal error).

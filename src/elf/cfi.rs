@@ -255,13 +255,25 @@ impl Object<'_> {
             let base = fde.initial_address();
             let mut rows = fde.rows(s, bases, &mut ctx)?;
             while let Some(row) = rows.next_row()? {
+                // Rows a damaged FDE puts before its start or past the
+                // address space (found by fuzzing) are an error, not a wrap.
+                let place = |a: u64| a.checked_sub(base).and_then(|d| offset.checked_add(d));
+                let (Some(start), Some(end)) =
+                    (place(row.start_address()), place(row.end_address()))
+                else {
+                    t.errors.push(format!(
+                        "FDE at {:#x}: a row outside its code",
+                        fde.offset()
+                    ));
+                    break;
+                };
                 let cfa = match row.cfa() {
                     CfaRule::RegisterAndOffset { register, offset } => Some((register.0, *offset)),
                     CfaRule::Expression(_) => None,
                 };
                 t.rows[section].push(CfiRow {
-                    start: offset + (row.start_address() - base),
-                    end: offset + (row.end_address() - base),
+                    start,
+                    end,
                     cfa,
                     ra: rule(row.register(gimli::Register(ra))),
                     fp: rule(row.register(gimli::Register(fp))),
