@@ -186,6 +186,13 @@ fn cfi_rows_before_their_fde() {
         "{:?}",
         rep.error
     );
+    // Not dropped silently: the unread FDE is an analysis-incomplete gap.
+    assert!(
+        rep.findings.iter().any(|f| f.rule == "analysis-incomplete"
+            && f.message.contains("unwind tables could not be read")),
+        "{:?}",
+        rep.findings.iter().map(|f| &f.message).collect::<Vec<_>>()
+    );
 }
 
 /// Found by the `load` fuzz target (2026-12-02): a section symbol's value
