@@ -295,7 +295,7 @@ fn link_noreturn(models: &mut [Option<Model>]) {
 /// whose missing pads fault; `names` are the members' report names.
 fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rules, opts: &Options) {
     use crate::checks::pads as landing;
-    use crate::model::address_taken::{FunctionPlace, MemberRefs};
+    use crate::model::address_taken::{CodePlace, MemberRefs};
     use rustc_hash::FxHashMap;
     if !["ibt-missing-endbr", "bti-missing-landing-pad"]
         .iter()
@@ -337,9 +337,9 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
                 .or_insert(Some((i, fi, strong)));
         }
     }
-    // Each member's references to the others: (defining member, (function,
-    // offset in it), where the reference is, referencing member).
-    type Found = (usize, (usize, u64), String, usize);
+    // Each member's references to the others: (defining member, the place
+    // in it, where the reference is, referencing member).
+    type Found = (usize, CodePlace, String, usize);
     let found: Vec<Vec<Found>> = models
         .par_iter()
         .enumerate()
@@ -354,17 +354,17 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
                     .filter_map(|r| {
                         let name = m.obj.symbols[r.sym].name.as_ref();
                         let (i, fi, _) = (*defs.get(&(m.obj.machine, name))?)?;
-                        let offset = member_ref_offset(models[i].as_ref()?, fi, r.addend)?;
+                        let to = member_ref_place(models[i].as_ref()?, fi, r.addend)?;
                         let place =
                             landing::place_str(m, r.from_section, r.insn.unwrap_or(r.reloc_offset));
-                        Some((i, (fi, offset), format!("{}: {place}", names[j]), j))
+                        Some((i, to, format!("{}: {place}", names[j]), j))
                     })
                     .collect()
             }))
             .unwrap_or_default()
         })
         .collect();
-    let mut per_member: Vec<FxHashMap<FunctionPlace, MemberRefs>> =
+    let mut per_member: Vec<FxHashMap<CodePlace, MemberRefs>> =
         vec![FxHashMap::default(); models.len()];
     for (i, fi, place, j) in found.into_iter().flatten() {
         per_member[i].entry(fi).or_default().push((place, j));
@@ -380,18 +380,29 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
     });
 }
 
-/// Where `sym+addend` lands in function `f` of `m`, from its start: its
-/// entry, or an instruction inside it. The function's end (`sym+size`, a
-/// range's end) and places outside it or between instructions are no branch
-/// target, as inside one object (address_taken's `classify`).
-fn member_ref_offset(m: &Model, f: usize, addend: i64) -> Option<u64> {
+/// Where `sym+addend` (`sym` is function `f` of `m`) lands: an instruction
+/// of the section, inside `f` or not (a negative addend or one past `f`'s
+/// end names code of another function, or outside any). A function's end
+/// (`sym+size`, a range's end) and places between instructions are no
+/// branch target, as inside one object (address_taken's `classify`).
+fn member_ref_place(
+    m: &Model,
+    f: usize,
+    addend: i64,
+) -> Option<crate::model::address_taken::CodePlace> {
     let f = &m.functions[f];
-    let offset = u64::try_from(addend).ok()?;
-    if offset == 0 {
-        return Some(0);
+    if addend == 0 {
+        return Some((f.section, f.start));
     }
-    let at = f.start.checked_add(offset)?;
-    (at < f.end && m.section_code(f.section)?.index_at(at).is_some()).then_some(offset)
+    let at = f.start.checked_add_signed(addend)?;
+    let ends_here = at > 0
+        && m.function_containing(f.section, at - 1)
+            .is_some_and(|g| m.functions[g].end == at);
+    if ends_here {
+        return None;
+    }
+    m.section_code(f.section)?.index_at(at)?;
+    Some((f.section, at))
 }
 
 /// Functions from which an object's object-wide checks run side by side.

@@ -156,34 +156,48 @@ fn address_taken_across_members() {
 }
 
 /// References from one member into another member's function (`sym+off`)
-/// need a pad at that instruction: of the four in libinner-*.a (an inner
-/// pad, a place without one, the function's end, the middle of an
-/// instruction) only the one without a pad is reported, the place objtool
-/// names on the linked whole.
+/// need a pad at that instruction: of the six in libinner-*.a (an inner
+/// pad, three places without one, the function's end, the middle of an
+/// instruction) the three without a pad are reported, the places objtool
+/// names on the linked whole. Two of them land outside the function they
+/// name (`handler_inner_bad-0x6`, `handler_inner_bad+0xe`) and are named
+/// from the function they land in, as objtool names them.
 #[test]
 fn references_inside_another_members_function() {
-    for (arch, rule, pad) in [
-        ("x86_64", "ibt-missing-endbr", "ENDBR"),
-        ("arm64", "bti-missing-landing-pad", "BTI"),
+    for (arch, rule, pad, before) in [
+        ("x86_64", "ibt-missing-endbr", "ENDBR", "handler_inner+0xe"),
+        (
+            "arm64",
+            "bti-missing-landing-pad",
+            "BTI",
+            "handler_inner+0x10",
+        ),
     ] {
         let unit = format!("taken/libinner-{arch}.a");
         let got = short(&["--enable", rule, &unit]);
         let defs = format!("{unit}(inner-defs-{arch}.o)");
         let refs = format!("{unit}(inner-refs-{arch}.o)");
+        let line = |place: &str, from: &str| {
+            format!(
+                "{defs}: {place}: error: relocation to !{pad}: {place} from another member of the archive: {refs}: inner_table+{from} [{rule}]\n"
+            )
+        };
         assert_eq!(
             got,
-            format!(
-                "{defs}: handler_inner_bad+0x4: error: relocation to !{pad}: handler_inner_bad+0x4 from another member of the archive: {refs}: inner_table+0x8 [{rule}]\n"
-            ),
+            [
+                line(before, "0x20"),
+                line("handler_inner_bad+0x4", "0x8"),
+                line("handler_third+0x4", "0x28"),
+            ]
+            .concat(),
             "{unit}"
         );
-        // The linked whole reports the same target, from the one object.
+        // The linked whole reports the same targets, from the one object.
         let linked = short(&["--enable", rule, &format!("taken/linked-inner-{arch}.o")]);
-        assert_eq!(linked.matches(&format!("[{rule}]")).count(), 1, "{linked}");
-        assert!(
-            linked.contains(&format!("to !{pad}: handler_inner_bad+0x4")),
-            "{linked}"
-        );
+        assert_eq!(linked.matches(&format!("[{rule}]")).count(), 3, "{linked}");
+        for place in [before, "handler_inner_bad+0x4", "handler_third+0x4"] {
+            assert!(linked.contains(&format!("to !{pad}: {place}")), "{linked}");
+        }
     }
     let objtool =
         std::fs::read_to_string(dir().join("taken/objtool-linked-inner-x86_64.txt")).unwrap();
@@ -191,7 +205,14 @@ fn references_inside_another_members_function() {
         .lines()
         .filter_map(|l| l.split("to !ENDBR: ").nth(1))
         .collect();
-    assert_eq!(targets, ["handler_inner_bad+0x4"]);
+    assert_eq!(
+        targets,
+        [
+            "handler_inner_bad+0x4",
+            "handler_inner+0xe",
+            "handler_third+0x4"
+        ]
+    );
 }
 
 /// A thin archive (`ar rcT`) is a unit too: its members, read from their

@@ -75,10 +75,10 @@ impl Check for GnuProperty {
                 .needing_pad()
                 .filter(|r| !pad_ok(m, r))
                 .map(|r| (r.to_section, r.to_offset))
-                .chain(unpadded_member_refs(m, at).flat_map(|r| {
-                    let f = &m.functions[r.function];
-                    std::iter::repeat_n((f.section, f.start + r.offset), r.count)
-                }))
+                .chain(
+                    unpadded_member_refs(m, at)
+                        .flat_map(|r| std::iter::repeat_n((r.section, r.offset), r.count)),
+                )
                 .collect();
             if let Some(&(section, offset)) = missing.first() {
                 out.push(claim_broken(

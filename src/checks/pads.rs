@@ -158,8 +158,13 @@ pub fn check_pads(
         }
     }
     for r in unpadded_member_refs(m, at) {
-        let f = &m.functions[r.function];
-        let place = f.start + r.offset;
+        let (section, place) = (r.section, r.offset);
+        // objtool's `func+0xoff`, `+0x0` at an entry.
+        let (name, off) = match m.function_containing(section, place) {
+            Some(g) => (m.functions[g].name, place - m.functions[g].start),
+            None => (m.obj.section_name(section), place),
+        };
+        let entry = m.function_at_start(section, place).is_some();
         let more = match (r.count, r.members) {
             (1, _) => String::new(),
             (n, 1) => format!(" (and {} more there)", n - 1),
@@ -167,14 +172,14 @@ pub fn check_pads(
         };
         let mut fd = cx.finding(
             rule,
-            f.section,
+            section,
             place,
             format!(
-                "relocation to !{pad}: {}+{:#x} from another member of the archive: {}{more}",
-                f.name, r.offset, r.first
+                "relocation to !{pad}: {name}+{off:#x} from another member of the archive: {}{more}",
+                r.first
             ),
         );
-        let (what, why) = if r.offset == 0 {
+        let (what, why) = if entry {
             (
                 "the function",
                 "the address of this global function, so an indirect call may land on it",
@@ -185,7 +190,7 @@ pub fn check_pads(
                 "an address inside this global function, so an indirect branch may land there",
             )
         };
-        fd.notes.extend(starts_with(m, what, f.section, place));
+        fd.notes.extend(starts_with(m, what, section, place));
         fd.notes.push(format!(
             "the archive is checked as one link: another member takes {why}; {note}"
         ));
@@ -199,10 +204,9 @@ pub fn unpadded_member_refs<'t>(
     m: &'t Model,
     at: &'t AddressTaken,
 ) -> impl Iterator<Item = &'t MemberRef> {
-    at.from_members.iter().filter(|r| {
-        let f = &m.functions[r.function];
-        r.exempt.is_none() && !pointer_target_ok(m, f.section, f.start + r.offset)
-    })
+    at.from_members
+        .iter()
+        .filter(|r| r.exempt.is_none() && !pointer_target_ok(m, r.section, r.offset))
 }
 
 /// Whether a pointer's target (not a switch table's) has a pad an indirect

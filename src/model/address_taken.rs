@@ -103,21 +103,20 @@ pub struct ImportRef {
     pub insn: Option<u64>,
 }
 
-/// A place in a function: (index into [`Model::functions`], offset from
-/// its start).
-pub type FunctionPlace = (usize, u64);
+/// A place in code: (section, offset).
+pub type CodePlace = (usize, u64);
 
 /// References from other members of an archive, each named
 /// `ARCHIVE(MEMBER): sym+0xoff`, with the member it is in.
 pub type MemberRefs = Vec<(String, usize)>;
 
-/// References from other members of an archive to one place of a function:
-/// its entry, or an instruction inside it (`sym+off`).
+/// References from other members of an archive to one place of code: a
+/// function's entry, or an instruction inside a function or outside any
+/// (`sym+off` may land past the function it names).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemberRef {
-    /// Index into [`Model::functions`].
-    pub function: usize,
-    /// From the function's start.
+    pub section: usize,
+    /// From the section's start.
     pub offset: u64,
     /// The first reference, as `ARCHIVE(MEMBER): sym+0xoff`.
     pub first: String,
@@ -166,7 +165,7 @@ impl Model<'_> {
     pub fn link_member_refs(
         &mut self,
         rules: &LandingPadRules,
-        refs: Vec<(FunctionPlace, MemberRefs)>,
+        refs: Vec<(CodePlace, MemberRefs)>,
     ) {
         let mut at = self
             .landing
@@ -287,16 +286,14 @@ impl AddressTaken {
         &mut self,
         m: &Model,
         rules: &LandingPadRules,
-        refs: Vec<(FunctionPlace, MemberRefs)>,
+        refs: Vec<(CodePlace, MemberRefs)>,
     ) {
         if refs.is_empty() {
             return;
         }
         let noendbr = noendbr_places(m, rules);
         let no_pad = no_pad_places(m, rules);
-        for ((function, offset), mut from) in refs {
-            let f = &m.functions[function];
-            let at = (f.section, f.start + offset);
+        for (at, mut from) in refs {
             let exempt = if let Some(name) = no_pad.get(&at) {
                 Some(Exemption::Target(name.clone()))
             } else if noendbr.contains(&at) {
@@ -305,7 +302,9 @@ impl AddressTaken {
                 None
             };
             if exempt.is_none() {
-                self.taken[function] |= offset == 0;
+                if let Some(f) = m.function_at_start(at.0, at.1) {
+                    self.taken[f] = true;
+                }
                 if let Err(k) = self.needed.binary_search(&at) {
                     self.needed.insert(k, at);
                 }
@@ -315,8 +314,8 @@ impl AddressTaken {
             let first = from[0].0.clone();
             from.dedup_by_key(|r| r.1);
             self.from_members.push(MemberRef {
-                function,
-                offset,
+                section: at.0,
+                offset: at.1,
                 first,
                 count,
                 members: from.len(),
@@ -324,7 +323,7 @@ impl AddressTaken {
             });
         }
         self.from_members
-            .sort_unstable_by_key(|r| (r.function, r.offset));
+            .sort_unstable_by_key(|r| (r.section, r.offset));
     }
 
     /// Whether function `f` (index into [`Model::functions`]) is address-taken.

@@ -1,6 +1,8 @@
 // The arm64 twin of inner-defs-x86_64.s: `handler_inner` has a `bti j`
 // where another member points (inside a function a jump pad will do, as for
-// references within one object); `handler_inner_bad+0x4` has no pad.
+// references within one object); `handler_inner_bad+0x4` has no pad, nor
+// have `handler_inner+0x10` and `handler_third+0x4`, which the other member
+// names from `handler_inner_bad` (`sym-off`, `sym+off` past its end).
 	.text
 	.globl	handler_inner
 	.type	handler_inner, %function
@@ -20,6 +22,14 @@ handler_inner_bad:
 	mov	w0, #6			// +0x4: pointed at, no pad
 	ret
 	.size	handler_inner_bad, .-handler_inner_bad
+
+	.globl	handler_third
+	.type	handler_third, %function
+handler_third:
+	bti	c
+	mov	w0, #7			// +0x4: pointed at as handler_inner_bad+0x10
+	ret
+	.size	handler_third, .-handler_third
 
 	.section	.note.GNU-stack,"",%progbits
 	.section	.note.gnu.property,"a"

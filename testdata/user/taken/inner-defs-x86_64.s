@@ -4,7 +4,9 @@
 # SYM_INNER_LABEL); `handler_inner_bad+0x4` has none: in the archive checked
 # as one link an indirect branch may land there without a pad (a finding).
 # The other references are no branch targets: the end of the function (a
-# range's end) and the middle of an instruction.
+# range's end) and the middle of an instruction. Two more name one function
+# and land in another (`sym-off`, `sym+off` past its end): `handler_inner+0xe`
+# and `handler_third+0x4`, neither with an ENDBR64.
 	.text
 	.globl	handler_inner
 	.type	handler_inner, @function
@@ -24,6 +26,14 @@ handler_inner_bad:
 	movl	$6, %eax	# +0x4: pointed at, no ENDBR64
 	ret
 	.size	handler_inner_bad, .-handler_inner_bad
+
+	.globl	handler_third
+	.type	handler_third, @function
+handler_third:
+	endbr64
+	movl	$7, %eax	# +0x4: pointed at as handler_inner_bad+0xe
+	ret
+	.size	handler_third, .-handler_third
 
 	.section	.note.GNU-stack,"",@progbits
 	.section	.note.gnu.property,"a"

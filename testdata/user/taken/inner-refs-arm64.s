@@ -7,6 +7,8 @@ inner_table:
 	.quad	handler_inner_bad+0x4	// no pad: the finding
 	.quad	handler_inner_bad+0xc	// the function's end
 	.quad	handler_inner_bad+0x6	// inside an instruction
+	.quad	handler_inner_bad-0x8	// handler_inner+0x10, no pad: a finding
+	.quad	handler_inner_bad+0x10	// handler_third+0x4, no pad: a finding
 	.size	inner_table, .-inner_table
 
 	.section	.note.GNU-stack,"",%progbits

@@ -7,6 +7,8 @@ inner_table:
 	.quad	handler_inner_bad+0x4	# no ENDBR64: the finding
 	.quad	handler_inner_bad+0xa	# the function's end
 	.quad	handler_inner_bad+0x5	# inside an instruction
+	.quad	handler_inner_bad-0x6	# handler_inner+0xe, no ENDBR64: a finding
+	.quad	handler_inner_bad+0xe	# handler_third+0x4, no ENDBR64: a finding
 	.size	inner_table, .-inner_table
 
 	.section	.note.GNU-stack,"",@progbits
