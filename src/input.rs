@@ -245,6 +245,41 @@ pub enum Bytes {
     Owned(Vec<u8>),
 }
 
+/// Less than this is not worth a system call to give back.
+const MIN_RELEASE: usize = 64 << 10;
+
+impl Bytes {
+    /// Gives back the memory of `part` (a slice of these bytes that is not
+    /// read again, e.g. relocation sections once parsed): of a file
+    /// mapping, its whole pages leave the process's resident set; owned
+    /// bytes stay as they are.
+    pub fn release(&self, part: &[u8]) {
+        let Bytes::Map(m) = self else {
+            return;
+        };
+        let (base, start) = (m.as_ptr() as usize, part.as_ptr() as usize);
+        if start < base || start + part.len() > base + m.len() {
+            return;
+        }
+        // SAFETY: sysconf has no preconditions.
+        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            p if p > 0 => p as usize,
+            _ => return,
+        };
+        let lo = (start - base).next_multiple_of(page);
+        let hi = (start - base + part.len()) / page * page;
+        if hi >= lo + MIN_RELEASE {
+            // SAFETY: a read-only private mapping of a file, never written:
+            // the dropped pages read back from the file, unchanged, if they
+            // are touched again (the caveat of a file changed underneath is
+            // the mapping's own, see `load`).
+            let _ = unsafe {
+                m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, lo, hi - lo)
+            };
+        }
+    }
+}
+
 impl std::ops::Deref for Bytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

@@ -621,6 +621,15 @@ impl<'a> Object<'a> {
         &self.data[s.offset as usize..(s.offset + s.size) as usize]
     }
 
+    /// The file ranges (from [`Object::data`]'s start) of the relocation
+    /// sections: read into [`Object::relocs`] at parse, never read again.
+    pub fn relocation_bytes(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        self.reloc_sections.iter().flatten().map(|&i| {
+            let s = &self.sections[i];
+            s.offset as usize..(s.offset + s.size) as usize
+        })
+    }
+
     /// Relocations applying to a section, sorted by offset.
     pub fn relocs(&self, section: usize) -> &[Reloc] {
         &self.relocs[section]
