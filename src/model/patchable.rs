@@ -143,10 +143,14 @@ pub struct Patchable {
     pub entries: Vec<Entry>,
     /// Places listed in the mcount sections (`__mcount_loc`), sorted.
     pub mcount: Vec<(usize, u64)>,
-    /// Code places referenced from other allocated data (`__jump_table`,
-    /// `.altinstructions`, `__mcount_loc`, ...), sorted: a NOP there belongs
-    /// to that table, not to a patch site.
-    owned: Vec<(usize, u64)>,
+    /// NOPs referenced from other allocated data (`__jump_table`,
+    /// `.altinstructions`, `__mcount_loc`, ...), sorted: such a NOP belongs
+    /// to that table, not to a patch site. Found on first use: only NOPs
+    /// after a patch site's entry ask (arm64's CALL_OPS; on x86 the entry is
+    /// followed by code), and the search reads every data relocation.
+    owned: std::sync::OnceLock<Vec<(usize, u64)>>,
+    /// The patchable-entries sections, whose own references own nothing.
+    entry_sections: Vec<usize>,
     /// `(M, N)` most sites use, when there are sites.
     pub layout: Option<(u64, u64)>,
     pub hashes: Vec<Hash>,
@@ -236,40 +240,7 @@ impl Patchable {
             p.find_hashes(model, rules);
             return p;
         }
-        // Runs of relocations of data sections, checked in parallel (a
-        // vmlinux.o has millions); the result is sorted, so order is moot.
-        let units: Vec<(usize, std::ops::Range<usize>)> = obj
-            .sections
-            .iter()
-            .filter(|s| s.is_alloc() && !s.is_exec() && !secs.contains(&s.index))
-            .flat_map(|s| {
-                let n = obj.relocs(s.index).len();
-                (0..n)
-                    .step_by(CHUNK)
-                    .map(move |lo| (s.index, lo..(lo + CHUNK).min(n)))
-            })
-            .collect();
-        p.owned = units
-            .par_iter()
-            .flat_map_iter(|(sec, range)| {
-                obj.relocs(*sec)[range.clone()].iter().filter_map(|r| {
-                    // Only a NOP can be taken for a patch site's (or a place the
-                    // model's decoding does not start an instruction at).
-                    if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend)
-                        && let Some(code) = model.section_code(section)
-                        && code
-                            .index_at(offset)
-                            .is_none_or(|i| code.insns[i].kind == Kind::Nop)
-                    {
-                        Some((section, offset))
-                    } else {
-                        None
-                    }
-                })
-            })
-            .collect();
-        p.owned.par_sort_unstable();
-        p.owned.dedup();
+        p.entry_sections = secs.clone();
         for sec in secs {
             let size = obj.sections[sec].size;
             let relocs = obj.relocs(sec);
@@ -451,9 +422,15 @@ impl Patchable {
         };
         for i in v.iter() {
             // (References to the entry itself take the function's address.)
-            let owned =
-                i.offset() != start && self.owned.binary_search(&(section, i.offset())).is_ok();
-            if i.kind != Kind::Nop || owned || i.end() > end {
+            if i.kind != Kind::Nop || i.end() > end {
+                break;
+            }
+            if i.offset() != start
+                && self
+                    .owned(model)
+                    .binary_search(&(section, i.offset()))
+                    .is_ok()
+            {
                 break;
             }
             after += u64::from(i.len) / unit;
@@ -466,6 +443,51 @@ impl Patchable {
             pad,
             after,
             non_nop,
+        })
+    }
+
+    /// See [`Patchable::owned`].
+    fn owned(&self, model: &Model) -> &[(usize, u64)] {
+        self.owned.get_or_init(|| {
+            let obj = model.obj;
+            // Runs of relocations of data sections, checked in parallel (a
+            // vmlinux.o has millions); the result is sorted, so order is moot.
+            let units: Vec<(usize, std::ops::Range<usize>)> = obj
+                .sections
+                .iter()
+                .filter(|s| {
+                    s.is_alloc() && !s.is_exec() && !self.entry_sections.contains(&s.index)
+                })
+                .flat_map(|s| {
+                    let n = obj.relocs(s.index).len();
+                    (0..n)
+                        .step_by(CHUNK)
+                        .map(move |lo| (s.index, lo..(lo + CHUNK).min(n)))
+                })
+                .collect();
+            let mut owned: Vec<(usize, u64)> = units
+                .par_iter()
+                .flat_map_iter(|(sec, range)| {
+                    obj.relocs(*sec)[range.clone()].iter().filter_map(|r| {
+                        // Only a NOP can be taken for a patch site's (or a
+                        // place the model's decoding does not start an
+                        // instruction at).
+                        if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend)
+                            && let Some(code) = model.section_code(section)
+                            && code
+                                .index_at(offset)
+                                .is_none_or(|i| code.insns[i].kind == Kind::Nop)
+                        {
+                            Some((section, offset))
+                        } else {
+                            None
+                        }
+                    })
+                })
+                .collect();
+            owned.par_sort_unstable();
+            owned.dedup();
+            owned
         })
     }
 
