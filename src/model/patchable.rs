@@ -455,9 +455,7 @@ impl Patchable {
             let units: Vec<(usize, std::ops::Range<usize>)> = obj
                 .sections
                 .iter()
-                .filter(|s| {
-                    s.is_alloc() && !s.is_exec() && !self.entry_sections.contains(&s.index)
-                })
+                .filter(|s| s.is_alloc() && !s.is_exec() && !self.entry_sections.contains(&s.index))
                 .flat_map(|s| {
                     let n = obj.relocs(s.index).len();
                     (0..n)
