@@ -113,7 +113,7 @@ pub(crate) fn judge(
                 && m.obj
                     .relocs_in(step.section, step.insn.offset(), step.insn.end())
                     .iter()
-                    .any(|r| tables.iter().any(|t| *t == m.obj.symbols[r.sym].name));
+                    .any(|r| tables.iter().any(|t| *t == m.obj.symbols[r.sym()].name));
             if via_table {
                 return None;
             }

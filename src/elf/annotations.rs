@@ -31,7 +31,7 @@ pub fn places(obj: &Object, name: &str, layout: Layout) -> Vec<(usize, u64)> {
                     continue;
                 }
             }
-            if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+            if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) {
                 out.push((section, offset));
             }
         }

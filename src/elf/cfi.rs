@@ -107,7 +107,7 @@ impl Object<'_> {
             }
         };
         for r in self.relocs(sec) {
-            if let Place::Local { section, offset } = self.resolve(r.sym, r.addend)
+            if let Place::Local { section, offset } = self.resolve(r.sym(), r.addend)
                 && section == sec
             {
                 let at = r.offset as usize;
@@ -168,7 +168,7 @@ impl Object<'_> {
             relocs
                 .iter()
                 .find(|r| r.offset == field)
-                .map(|r| self.resolve(r.sym, r.addend))
+                .map(|r| self.resolve(r.sym(), r.addend))
         };
         let bases = BaseAddresses::default().set_eh_frame(0).set_text(0);
         let mut s = EhFrame::new(data, LittleEndian);
@@ -240,7 +240,7 @@ impl Object<'_> {
             let Some(place) = relocs
                 .iter()
                 .find(|r| r.offset == field)
-                .map(|r| self.resolve(r.sym, r.addend))
+                .map(|r| self.resolve(r.sym(), r.addend))
             else {
                 t.errors.push(format!(
                     "FDE at {:#x}: no relocation names its code",

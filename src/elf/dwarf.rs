@@ -167,7 +167,7 @@ fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
             }
             _ => continue,
         };
-        let Some(sym) = obj.symbols.get(r.sym) else {
+        let Some(sym) = obj.symbols.get(r.sym()) else {
             continue;
         };
         let s = match sym.section_index() {

@@ -151,9 +151,18 @@ impl Symbol<'_> {
 pub struct Reloc {
     /// Offset in the section the relocation applies to.
     pub offset: u64,
-    pub r_type: u32,
-    pub sym: usize,
     pub addend: i64,
+    /// The symbol's index (32 bits as in `r_info`: 24 bytes a relocation,
+    /// not 32; vmlinux.o has nearly a million).
+    pub sym: u32,
+    pub r_type: u32,
+}
+
+impl Reloc {
+    /// The symbol's index into [`Object::symbols`].
+    pub fn sym(&self) -> usize {
+        self.sym as usize
+    }
 }
 
 /// Code/data marking of arm64 mapping symbols (`$x`, `$d`).
@@ -556,14 +565,14 @@ impl<'a> Object<'a> {
             let mut v = Vec::with_capacity(bytes.len() / esz as usize);
             for e in bytes.chunks_exact(esz as usize) {
                 let (offset, info) = (word(e, 0), word(e, 8));
-                let sym = (info >> 32) as usize;
+                let sym = (info >> 32) as u32;
                 if offset >= tsize {
                     return err(format!(
                         "relocation in {name} at {offset:#x} is outside {} ({tsize:#x} bytes)",
                         self.sections[target].name
                     ));
                 }
-                if sym >= nsyms.max(1) {
+                if sym as usize >= nsyms.max(1) {
                     return err(format!(
                         "relocation in {name} at {offset:#x} names symbol {sym} of {nsyms}"
                     ));

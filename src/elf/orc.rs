@@ -151,7 +151,7 @@ impl Object<'_> {
                 continue;
             };
             let e = OrcEntry::parse(&data[(k * OrcEntry::SIZE) as usize..][..6]);
-            match self.resolve(rel.sym, rel.addend) {
+            match self.resolve(rel.sym(), rel.addend) {
                 Place::Local { section, offset } => t.rows[section].push((offset, e)),
                 _ => t.unresolved += 1,
             }

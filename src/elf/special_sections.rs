@@ -101,7 +101,7 @@ impl Object<'_> {
                 let place = |field: u64| {
                     pair.iter()
                         .find(|r| r.offset == base + field)
-                        .map(|r| self.resolve(r.sym, r.addend))
+                        .map(|r| self.resolve(r.sym(), r.addend))
                         .unwrap_or(Place::Other)
                 };
                 let raw = u16_at(data, base + layout.feature).unwrap_or(0);
@@ -203,7 +203,7 @@ impl Object<'_> {
                     .get(i)
                     .filter(|r| r.offset == at)
                     .ok_or_else(|| format!("entry {k} has no relocation at {at:#x}"))?;
-                places.push(self.resolve(r.sym, r.addend));
+                places.push(self.resolve(r.sym(), r.addend));
             }
             out.push(RefEntry {
                 section: sec,

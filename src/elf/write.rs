@@ -762,7 +762,7 @@ pub fn verify(old: &Object, new: &Object, rw: &Rewritten, edits: &Edits) -> Resu
                 x.offset == y.offset
                     && x.r_type == y.r_type
                     && x.addend == y.addend
-                    && rw.sym_map.get(x.sym) == Some(&y.sym)
+                    && rw.sym_map.get(x.sym()) == Some(&y.sym())
             });
         if !same {
             return Err(format!(
@@ -791,7 +791,7 @@ pub fn verify(old: &Object, new: &Object, rw: &Rewritten, edits: &Edits) -> Resu
             .relocs(i)
             .iter()
             .map(|r| {
-                let t = &new.symbols[r.sym];
+                let t = &new.symbols[r.sym()];
                 (r.offset, r.r_type, r.addend, t.section_index())
             })
             .collect();

@@ -463,10 +463,10 @@ impl Classifier<'_, '_> {
                 RelocUse::Address(b) => b,
                 RelocUse::Branch(_) | RelocUse::Partial => continue,
             };
-            match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
+            match obj.resolve(r.sym(), r.addend.wrapping_add(bias)) {
                 Place::Local { section, offset } => {
                     let from = (sec, r.offset, insn.map(|i| i.offset()));
-                    let sym = &obj.symbols[r.sym];
+                    let sym = &obj.symbols[r.sym()];
                     let named = (sym.st_type != STT_SECTION).then_some(Named {
                         at_target: sym.value == offset,
                         size: sym.size,

@@ -273,7 +273,7 @@ fn resolve_branches(
                 for r in relocs[r0..].iter().take_while(|r| r.offset < ins.end()) {
                     if let Some(bias) = dec.branch_reloc_bias(ins, r.offset, r.r_type) {
                         relocated = true;
-                        dest = match obj.resolve(r.sym, r.addend.wrapping_add(bias)) {
+                        dest = match obj.resolve(r.sym(), r.addend.wrapping_add(bias)) {
                             Place::Local { section, offset } => Dest::Local { section, offset },
                             Place::External { sym, .. } => Dest::External { sym },
                             Place::Other => Dest::None,

@@ -230,7 +230,7 @@ fn references(m: &Model, sec: usize) -> Vec<u64> {
                 RelocUse::Address(bias) => r.addend + bias,
                 _ => r.addend,
             };
-            if let Place::Local { section, offset } = obj.resolve(r.sym, addend)
+            if let Place::Local { section, offset } = obj.resolve(r.sym(), addend)
                 && section == sec
             {
                 out.push(offset);
@@ -264,7 +264,7 @@ fn locate(m: &Model, fi: usize, tj: &crate::arch::TableJump) -> Option<(usize, u
                 obj.relocs_in(f.section, insn.offset(), insn.end())
                     .iter()
                     .find_map(|r| match m.dec.reloc_use(Some(insn), r.offset, r.r_type) {
-                        RelocUse::Address(bias) => match obj.resolve(r.sym, r.addend + bias) {
+                        RelocUse::Address(bias) => match obj.resolve(r.sym(), r.addend + bias) {
                             Place::Local { section, offset } => Some((section, offset)),
                             _ => None,
                         },
@@ -459,7 +459,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                     .relocs_in(f.section, ins.offset(), ins.end())
                     .iter()
                     .find_map(|r| {
-                        let sym = obj.symbols.get(r.sym)?;
+                        let sym = obj.symbols.get(r.sym())?;
                         let ts = sym.section_index()?;
                         if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
                             return None;
@@ -476,7 +476,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                             k - range.start,
                         ) as u64);
                         let first = obj.relocs_in(ts, off, off + 1).first()?;
-                        match obj.resolve(first.sym, first.addend) {
+                        match obj.resolve(first.sym(), first.addend) {
                             Place::Local { section, offset }
                                 if section == f.section && offset >= f.start && offset < f.end =>
                             {
@@ -539,7 +539,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             } else {
                 r.addend
             };
-            match obj.resolve(r.sym, addend) {
+            match obj.resolve(r.sym(), addend) {
                 // A function pointer in an adjacent object.
                 Place::Local { section, offset } if section == sec && offset == f.start => break,
                 // Clang leaves unused entries pointing at the function's end.

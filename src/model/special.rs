@@ -224,7 +224,7 @@ impl Special {
             let mut v = Vec::new();
             for &s in obj.sections_named(name) {
                 for r in obj.relocs(s) {
-                    if let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) {
                         v.push((section, offset));
                     }
                 }
@@ -260,7 +260,7 @@ impl Special {
                 let Some(kind) = kind.filter(|_| r.offset % ty.size == 0) else {
                     continue;
                 };
-                let Place::Local { section, offset } = obj.resolve(r.sym, r.addend) else {
+                let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) else {
                     continue;
                 };
                 let at = Some((section, offset));
