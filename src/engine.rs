@@ -384,8 +384,8 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
         .collect();
     let mut per_member: Vec<FxHashMap<CodePlace, MemberRefs>> =
         vec![FxHashMap::default(); models.len()];
-    for (i, fi, place, j) in found.into_iter().flatten() {
-        per_member[i].entry(fi).or_default().push((place, j));
+    for (i, to, place, j) in found.into_iter().flatten() {
+        per_member[i].entry(to).or_default().push((place, j));
     }
     models.par_iter_mut().zip(per_member).for_each(|(m, refs)| {
         if let Some(m) = m.as_mut().filter(|_| !refs.is_empty()) {
@@ -413,10 +413,7 @@ fn member_ref_place(
         return Some((f.section, f.start));
     }
     let at = f.start.checked_add_signed(addend)?;
-    let ends_here = at > 0
-        && m.function_containing(f.section, at - 1)
-            .is_some_and(|g| m.functions[g].end == at);
-    if ends_here {
+    if m.function_ends_at(f.section, at) {
         return None;
     }
     m.section_code(f.section)?.index_at(at)?;

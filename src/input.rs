@@ -257,6 +257,9 @@ impl Bytes {
         let Bytes::Map(m) = self else {
             return;
         };
+        if part.len() < MIN_RELEASE {
+            return;
+        }
         let (base, start) = (m.as_ptr() as usize, part.as_ptr() as usize);
         if start < base || start + part.len() > base + m.len() {
             return;

@@ -530,11 +530,8 @@ impl Classifier<'_, '_> {
         // range checks use it (`__end_*` labels, `sym + size`), unless the
         // reference names a routine that starts there. Without a symbol
         // (section-relative, `adr`), only where nothing else starts.
-        let ends_here = to_offset > 0
-            && (m
-                .function_containing(to_section, to_offset - 1)
-                .is_some_and(|f| m.functions[f].end == to_offset)
-                || self.code_symbol_ends_at(to_section, to_offset));
+        let ends_here = m.function_ends_at(to_section, to_offset)
+            || (to_offset > 0 && self.code_symbol_ends_at(to_section, to_offset));
         let range_end = ends_here
             && match named {
                 Some(Named { at_target, size }) => !at_target || size == 0,

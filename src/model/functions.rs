@@ -90,6 +90,15 @@ impl<'a> Model<'a> {
         self.starts.get(&(section, offset)).copied()
     }
 
+    /// Whether a function ends exactly at a place (`sym+size`, the end of a
+    /// range as range checks use it).
+    pub fn function_ends_at(&self, section: usize, offset: u64) -> bool {
+        offset > 0
+            && self
+                .function_containing(section, offset - 1)
+                .is_some_and(|f| self.functions[f].end == offset)
+    }
+
     /// The function containing a place: the one starting last at or before
     /// it whose range covers it (a symbol nested in a larger function does
     /// not hide the outer one past its own end).
