@@ -826,10 +826,10 @@ mod tests {
                 let mut i = Input::new(format!("/nonexistent/{k}.o").into());
                 if k % 60 == 30 {
                     // A thin archive counts as large whatever its size.
-                    i.members.push(input::ThinMember {
+                    i.members = Box::new([input::ThinMember {
                         name: "m.o".into(),
                         path: "/nonexistent/m.o".into(),
-                    });
+                    }]);
                 }
                 i
             })

@@ -6,18 +6,18 @@ use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// A file named on the command line or found in a directory.
+/// A file named on the command line or found in a directory. A run holds
+/// one per input for its whole length (42,300 in ten copies of a module
+/// tree), so it is kept small: 40 bytes and the path.
 #[derive(Debug, Clone)]
 pub struct Input {
-    pub path: PathBuf,
-    /// How findings name it when not by its path.
-    pub name: Option<String>,
+    pub path: Box<Path>,
     /// A thin archive, checked as one unit: the members read from their own
     /// files (those not also checked on their own). Empty for any other file.
-    pub members: Vec<ThinMember>,
+    pub members: Box<[ThinMember]>,
     /// The folder named on the command line this file was found under (its
     /// index among the paths), for what is said about a folder as a whole.
-    pub folder: Option<usize>,
+    pub folder: Option<u32>,
 }
 
 /// A member of a thin archive: where its file is, and how findings name it
@@ -31,17 +31,14 @@ pub struct ThinMember {
 impl Input {
     pub fn new(path: PathBuf) -> Input {
         Input {
-            path,
-            name: None,
-            members: Vec::new(),
+            path: path.into_boxed_path(),
+            members: Box::default(),
             folder: None,
         }
     }
-    /// The name findings and errors give it.
+    /// The name findings and errors give it: its path.
     pub fn name(&self) -> String {
-        self.name
-            .clone()
-            .unwrap_or_else(|| self.path.display().to_string())
+        self.path.display().to_string()
     }
     /// Whether it is a thin archive (checked as a unit of [`Input::members`]).
     pub fn is_thin(&self) -> bool {
@@ -56,7 +53,7 @@ impl Input {
                 .map(|m| (m.name.clone(), m.path.as_path()))
                 .collect()
         } else {
-            vec![(self.name(), self.path.as_path())]
+            vec![(self.name(), &*self.path)]
         }
     }
 }
@@ -83,8 +80,10 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<(String, String)>) {
             Ok(m) if m.is_dir() => {
                 let before = out.len();
                 walk(p, &mut out, &mut errs);
+                // More folders than u32 holds cannot be named on one line.
+                let folder = u32::try_from(k).ok();
                 for i in &mut out[before..] {
-                    i.folder = Some(k);
+                    i.folder = folder;
                 }
             }
             Ok(_) => add_file(p.clone(), &mut out, &mut errs),
@@ -114,10 +113,12 @@ fn once_each(inputs: Vec<Input>) -> Vec<Input> {
             if !i.is_thin() {
                 return Some(i);
             }
-            i.members.retain(|m| {
+            let mut members = std::mem::take(&mut i.members).into_vec();
+            members.retain(|m| {
                 let k = key(&m.path);
                 !own.contains(&k) && seen.insert(k)
             });
+            i.members = members.into_boxed_slice();
             i.is_thin().then_some(i)
         })
         .collect()
@@ -144,7 +145,7 @@ fn add_file(path: PathBuf, out: &mut Vec<Input>, errs: &mut Vec<(String, String)
                     m.name = format!("{name}({})", m.name);
                 }
                 out.push(Input {
-                    members,
+                    members: members.into_boxed_slice(),
                     ..Input::new(path)
                 });
                 return;
