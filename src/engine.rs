@@ -2,7 +2,7 @@
 
 use crate::checks::{self, Ctx, Finding, gnu_property};
 use crate::config::Options;
-use crate::elf::{Machine, Object};
+use crate::elf::{Machine, Object, STB_GLOBAL, STB_WEAK, STT_FUNC, STT_NOTYPE};
 use crate::input::{self, Input};
 use crate::model::Model;
 pub use crate::report::object::{ObjectReport, PropertyFacts};
@@ -332,27 +332,38 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
     if enforced.iter().filter(|&&e| e).count() < 2 {
         return;
     }
-    // (machine, name) -> (member, function, strong); `None` when two
-    // members define it strongly (no link takes both).
-    // (member, function, strong)
-    type Definition = (usize, usize, bool);
-    let mut defs: FxHashMap<(Machine, &str), Option<Definition>> = FxHashMap::default();
+    // (machine, name) -> its definition; `None` when two members define it
+    // strongly (no link takes both).
+    let mut defs: FxHashMap<(Machine, &str), Option<MemberDef>> = FxHashMap::default();
     for (i, m) in models.iter().enumerate() {
         let Some(m) = m.as_ref().filter(|_| enforced[i]) else {
             continue;
         };
-        for (fi, f) in m.functions.iter().enumerate() {
-            if f.prefix || !(f.global || f.weak) || !m.obj.symbols[f.sym].is_func() {
+        let code_symbols = m.obj.symbols.iter().filter(|s| {
+            (s.bind == STB_GLOBAL || s.bind == STB_WEAK)
+                && matches!(s.st_type, STT_FUNC | STT_NOTYPE)
+                && !s.name.is_empty()
+                && !s.name.starts_with('$')
+                && !rules.is_prefix_symbol(&s.name)
+        });
+        for s in code_symbols {
+            let Some(section) = s.section_index().filter(|&k| m.section_code(k).is_some()) else {
                 continue;
-            }
-            let strong = !f.weak;
-            defs.entry((m.obj.machine, f.name))
-                .and_modify(|d| match *d {
-                    Some((_, _, true)) if strong => *d = None,
-                    Some((_, _, false)) if strong => *d = Some((i, fi, true)),
+            };
+            let strong = s.bind != STB_WEAK;
+            let def = MemberDef {
+                member: i,
+                place: (section, s.value),
+                size: s.size,
+                strong,
+            };
+            defs.entry((m.obj.machine, s.name.as_ref()))
+                .and_modify(|d| match d {
+                    Some(old) if strong && old.strong => *d = None,
+                    Some(old) if strong => *old = def,
                     _ => {}
                 })
-                .or_insert(Some((i, fi, strong)));
+                .or_insert(Some(def));
         }
     }
     // Each member's references to the others: (defining member, the place
@@ -371,11 +382,11 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
                     .iter()
                     .filter_map(|r| {
                         let name = m.obj.symbols[r.sym].name.as_ref();
-                        let (i, fi, _) = (*defs.get(&(m.obj.machine, name))?)?;
-                        let to = member_ref_place(models[i].as_ref()?, fi, r.addend)?;
+                        let def = (*defs.get(&(m.obj.machine, name))?)?;
+                        let to = member_ref_place(models[def.member].as_ref()?, def, r.addend)?;
                         let place =
                             landing::place_str(m, r.from_section, r.insn.unwrap_or(r.reloc_offset));
-                        Some((i, to, format!("{}: {place}", names[j]), j))
+                        Some((def.member, to, format!("{}: {place}", names[j]), j))
                     })
                     .collect()
             }))
@@ -398,26 +409,35 @@ fn link_address_taken(models: &mut [Option<Model>], names: &[&str], rules: &Rule
     });
 }
 
-/// Where `sym+addend` (`sym` is function `f` of `m`) lands: an instruction
-/// of the section, inside `f` or not (a negative addend or one past `f`'s
-/// end names code of another function, or outside any). A function's end
-/// (`sym+size`, a range's end) and places between instructions are no
-/// branch target, as inside one object (address_taken's `classify`).
+/// A symbol of code one member of an archive defines for the others: a
+/// function, or a label of hand-written code (`STT_NOTYPE`, SYM_CODE_START).
+#[derive(Clone, Copy)]
+struct MemberDef {
+    member: usize,
+    place: crate::model::address_taken::CodePlace,
+    size: u64,
+    strong: bool,
+}
+
+/// Where `sym+addend` (`sym` defined by `def` in `m`) lands: an instruction
+/// of the section, inside `sym` or not (a negative addend or one past its
+/// end names code of another function, or outside any). The end of a
+/// function or of a sized routine (`sym+size`, a range's end), unless `sym`
+/// itself starts there and has a size, and places between instructions are
+/// no branch target, as inside one object (address_taken's `classify`).
 fn member_ref_place(
     m: &Model,
-    f: usize,
+    def: MemberDef,
     addend: i64,
 ) -> Option<crate::model::address_taken::CodePlace> {
-    let f = &m.functions[f];
-    if addend == 0 {
-        return Some((f.section, f.start));
-    }
-    let at = f.start.checked_add_signed(addend)?;
-    if m.function_ends_at(f.section, at) {
+    let (section, start) = def.place;
+    let at = start.checked_add_signed(addend)?;
+    let names_routine_here = addend == 0 && def.size > 0;
+    if !names_routine_here && m.range_ends_at(section, at) {
         return None;
     }
-    m.section_code(f.section)?.index_at(at)?;
-    Some((f.section, at))
+    m.section_code(section)?.index_at(at)?;
+    Some((section, at))
 }
 
 /// Functions from which an object's object-wide checks run side by side.

@@ -6,7 +6,7 @@
 use super::{Ctx, Finding};
 use crate::arch::Pad;
 use crate::config::Options;
-use crate::elf::{Machine, STT_FILE, STT_SECTION, SymSection};
+use crate::elf::{Machine, STT_FILE, STT_NOTYPE, STT_SECTION, SymSection};
 use crate::model::Model;
 use crate::model::address_taken::{AddressTaken, CodeRef, MemberRef, pad_at};
 
@@ -84,11 +84,28 @@ pub fn pad_ok(m: &Model, r: &CodeRef) -> bool {
 }
 
 /// `sym+0xoff` for a place, as objtool prints it: the function containing
+/// it, else a sized routine of hand-written code (`STT_NOTYPE`) containing
 /// it, else a symbol defined there, else the section.
 pub fn place_str(m: &Model, section: usize, offset: u64) -> String {
     if let Some(i) = m.function_containing(section, offset) {
         let f = &m.functions[i];
         return format!("{}+{:#x}", f.name, offset - f.start);
+    }
+    if m.code_symbols()
+        .iter()
+        .any(|&(s, lo, hi)| s == section && lo <= offset && offset < hi)
+    {
+        let routine = m.obj.symbols.iter().find(|s| {
+            s.st_type == STT_NOTYPE
+                && s.size > 0
+                && s.section == SymSection::Section(section)
+                && s.value <= offset
+                && offset - s.value < s.size
+                && !s.name.starts_with('$')
+        });
+        if let Some(s) = routine {
+            return format!("{}+{:#x}", s.name, offset - s.value);
+        }
     }
     if let Some((name, off)) = data_symbol(m, section, offset) {
         return format!("{name}+{off:#x}");
@@ -160,10 +177,7 @@ pub fn check_pads(
     for r in unpadded_member_refs(m, at) {
         let (section, place) = (r.section, r.offset);
         // objtool's `func+0xoff`, `+0x0` at an entry.
-        let (name, off) = match m.function_containing(section, place) {
-            Some(g) => (m.functions[g].name, place - m.functions[g].start),
-            None => (m.obj.section_name(section), place),
-        };
+        let target = place_str(m, section, place);
         let entry = m.function_at_start(section, place).is_some();
         let more = match (r.count, r.members) {
             (1, _) => String::new(),
@@ -175,14 +189,28 @@ pub fn check_pads(
             section,
             place,
             format!(
-                "relocation to !{pad}: {name}+{off:#x} from another member of the archive: {}{more}",
+                "relocation to !{pad}: {target} from another member of the archive: {}{more}",
                 r.first
             ),
         );
+        let routine = !entry
+            && m.code_symbols()
+                .iter()
+                .any(|&(s, lo, _)| s == section && lo == place);
         let (what, why) = if entry {
             (
                 "the function",
                 "the address of this global function, so an indirect call may land on it",
+            )
+        } else if routine {
+            (
+                "the routine",
+                "the address of this global routine of hand-written code, so an indirect branch may land on it",
+            )
+        } else if m.function_containing(section, place).is_none() {
+            (
+                "the target",
+                "an address in this code, so an indirect branch may land there",
             )
         } else {
             (

@@ -186,7 +186,6 @@ impl AddressTaken {
             noendbr: noendbr_places(m, rules),
             no_pad: no_pad_places(m, rules),
             untracked: OnceLock::new(),
-            code_symbols: OnceLock::new(),
             data_objects: OnceLock::new(),
             global_labels: OnceLock::new(),
         };
@@ -410,7 +409,6 @@ struct Classifier<'m, 'a> {
     /// Per function: has an untracked indirect jump; built on first need.
     untracked: OnceLock<Vec<bool>>,
     /// Sized `STT_NOTYPE` symbols of code: (section, start, end); built on first need.
-    code_symbols: OnceLock<Vec<(usize, u64, u64)>>,
     /// `STT_OBJECT` symbols in code sections; built on first need.
     data_objects: OnceLock<Vec<(usize, u64, u64)>>,
     /// Where global or weak code symbols start; built on first need.
@@ -530,8 +528,7 @@ impl Classifier<'_, '_> {
         // range checks use it (`__end_*` labels, `sym + size`), unless the
         // reference names a routine that starts there. Without a symbol
         // (section-relative, `adr`), only where nothing else starts.
-        let ends_here = m.function_ends_at(to_section, to_offset)
-            || (to_offset > 0 && self.code_symbol_ends_at(to_section, to_offset));
+        let ends_here = m.range_ends_at(to_section, to_offset);
         let range_end = ends_here
             && match named {
                 Some(Named { at_target, size }) => !at_target || size == 0,
@@ -638,6 +635,7 @@ impl Classifier<'_, '_> {
     fn same_code_symbol(&self, fs: usize, fo: u64, ts: usize, to: u64) -> bool {
         fs == ts
             && self
+                .m
                 .code_symbols()
                 .iter()
                 .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
@@ -645,21 +643,16 @@ impl Classifier<'_, '_> {
 
     /// Whether a sized non-function code symbol covers the place.
     fn in_code_symbol(&self, section: usize, offset: u64) -> bool {
-        self.code_symbols()
+        self.m
+            .code_symbols()
             .iter()
             .any(|&(s, lo, hi)| s == section && lo <= offset && offset < hi)
     }
 
-    /// Whether a sized non-function code symbol ends at the place.
-    fn code_symbol_ends_at(&self, section: usize, offset: u64) -> bool {
-        self.code_symbols()
-            .iter()
-            .any(|&(s, _, hi)| s == section && hi == offset)
-    }
-
     /// Whether a sized non-function code symbol starts at the place.
     fn code_symbol_starts_at(&self, section: usize, offset: u64) -> bool {
-        self.code_symbols()
+        self.m
+            .code_symbols()
             .iter()
             .any(|&(s, lo, _)| s == section && lo == offset)
     }
@@ -680,28 +673,6 @@ impl Classifier<'_, '_> {
                     Some((sec, s.value, s.value.saturating_add(s.size)))
                 })
                 .collect()
-        })
-    }
-
-    /// Sized `STT_NOTYPE` symbols of code: (section, start, end).
-    fn code_symbols(&self) -> &[(usize, u64, u64)] {
-        let m = self.m;
-        self.code_symbols.get_or_init(|| {
-            let mut v: Vec<(usize, u64, u64)> = m
-                .obj
-                .symbols
-                .iter()
-                .filter(|s| s.st_type == STT_NOTYPE && s.size > 0 && !s.name.starts_with('$'))
-                .filter_map(|s| {
-                    let SymSection::Section(sec) = s.section else {
-                        return None;
-                    };
-                    m.section_code(sec)?;
-                    Some((sec, s.value, s.value.saturating_add(s.size)))
-                })
-                .collect();
-            v.sort_unstable();
-            v
         })
     }
 }

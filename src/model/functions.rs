@@ -99,6 +99,39 @@ impl<'a> Model<'a> {
                 .is_some_and(|f| self.functions[f].end == offset)
     }
 
+    /// Sized `STT_NOTYPE` symbols of code, hand-written routines
+    /// (`SYM_CODE_START`): (section, start, end), sorted; built on first use.
+    pub fn code_symbols(&self) -> &[(usize, u64, u64)] {
+        self.code_symbols.get_or_init(|| {
+            let mut v: Vec<(usize, u64, u64)> = self
+                .obj
+                .symbols
+                .iter()
+                .filter(|s| {
+                    s.st_type == crate::elf::STT_NOTYPE && s.size > 0 && !s.name.starts_with('$')
+                })
+                .filter_map(|s| {
+                    let sec = s.section_index()?;
+                    self.section_code(sec)?;
+                    Some((sec, s.value, s.value.saturating_add(s.size)))
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        })
+    }
+
+    /// Whether a function or a sized code routine ends exactly at a place
+    /// (`sym+size`, the end of a range as range checks use it).
+    pub fn range_ends_at(&self, section: usize, offset: u64) -> bool {
+        self.function_ends_at(section, offset)
+            || (offset > 0
+                && self
+                    .code_symbols()
+                    .iter()
+                    .any(|&(s, _, hi)| s == section && hi == offset))
+    }
+
     /// The function containing a place: the one starting last at or before
     /// it whose range covers it (a symbol nested in a larger function does
     /// not hide the outer one past its own end).

@@ -58,6 +58,8 @@ pub struct Model<'a> {
     patchable: std::sync::OnceLock<patchable::Patchable>,
     /// Switch tables without relocations, built on first use ([`Model::jump_tables`]).
     jump_tables: std::sync::OnceLock<jump_tables::JumpTables>,
+    /// Sized code routines ([`Model::code_symbols`]).
+    code_symbols: std::sync::OnceLock<Vec<(usize, u64, u64)>>,
     /// `.altinstructions` sites.
     pub alts: Alternatives,
     /// Exception fixups, jump labels, WARN traps, objtool's annotations.
@@ -165,6 +167,7 @@ impl<'a> Model<'a> {
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
             jump_tables: std::sync::OnceLock::new(),
+            code_symbols: std::sync::OnceLock::new(),
             special,
             sym_flags,
             flagged_at,

@@ -31,6 +31,29 @@ handler_third:
 	ret
 	.size	handler_third, .-handler_third
 
+// Hand-written routines (SYM_CODE_START: global, sized, no type), as in
+// inner-defs-x86_64.s: `code_routine` has its `bti c`, `code_routine+0x4`
+// and `code_bad` no pad (findings), `code_routine+0xc` is its end.
+	.globl	code_routine
+code_routine:
+	bti	c
+	mov	w0, #8			// +0x4: pointed at, no pad
+	ret
+	.size	code_routine, .-code_routine
+
+	.globl	handler_direct
+	.type	handler_direct, %function
+handler_direct:
+	mov	w0, #9
+	ret
+	.size	handler_direct, .-handler_direct
+
+	.globl	code_bad
+code_bad:
+	mov	w0, #10
+	ret
+	.size	code_bad, .-code_bad
+
 	.section	.note.GNU-stack,"",%progbits
 	.section	.note.gnu.property,"a"
 	.p2align 3

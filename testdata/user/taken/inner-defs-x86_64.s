@@ -35,6 +35,31 @@ handler_third:
 	ret
 	.size	handler_third, .-handler_third
 
+# Hand-written routines as SYM_CODE_START makes them: global, sized, no
+# type. The other member points at `code_routine` (its ENDBR64: fine), past
+# its pad (a finding), at its end (`code_routine+0xa`, a range's end, where
+# `handler_direct`, called only directly, has no pad: no branch target) and
+# at `code_bad`, which has no ENDBR64 (a finding).
+	.globl	code_routine
+code_routine:
+	endbr64
+	movl	$8, %eax	# +0x4: pointed at, no ENDBR64
+	ret
+	.size	code_routine, .-code_routine
+
+	.globl	handler_direct
+	.type	handler_direct, @function
+handler_direct:
+	movl	$9, %eax
+	ret
+	.size	handler_direct, .-handler_direct
+
+	.globl	code_bad
+code_bad:
+	movl	$10, %eax
+	ret
+	.size	code_bad, .-code_bad
+
 	.section	.note.GNU-stack,"",@progbits
 	.section	.note.gnu.property,"a"
 	.p2align 3

@@ -9,6 +9,10 @@ inner_table:
 	.quad	handler_inner_bad+0x6	// inside an instruction
 	.quad	handler_inner_bad-0x8	// handler_inner+0x10, no pad: a finding
 	.quad	handler_inner_bad+0x10	// handler_third+0x4, no pad: a finding
+	.quad	code_routine		// a routine's `bti c`: fine
+	.quad	code_routine+0x4	// no pad: a finding
+	.quad	code_routine+0xc	// the routine's end: no branch target
+	.quad	code_bad		// no pad: a finding
 	.size	inner_table, .-inner_table
 
 	.section	.note.GNU-stack,"",%progbits

@@ -9,6 +9,10 @@ inner_table:
 	.quad	handler_inner_bad+0x5	# inside an instruction
 	.quad	handler_inner_bad-0x6	# handler_inner+0xe, no ENDBR64: a finding
 	.quad	handler_inner_bad+0xe	# handler_third+0x4, no ENDBR64: a finding
+	.quad	code_routine		# a routine's ENDBR64: fine
+	.quad	code_routine+0x4	# no ENDBR64: a finding
+	.quad	code_routine+0xa	# the routine's end: no branch target
+	.quad	code_bad		# no ENDBR64: a finding
 	.size	inner_table, .-inner_table
 
 	.section	.note.GNU-stack,"",@progbits
