@@ -2,7 +2,7 @@
 //! boundaries, in pieces on several threads, branches resolved through the
 //! relocations.
 
-use super::code::{Dest, NO_LINK, PAGE, PackedDest, SectionCode};
+use super::code::{Dest, NO_LINK, PAGE, PackedDest, SectionCode, TRANSFER_BLOCK};
 use crate::arch::{Decoder, Insn, Kind, OpTable};
 use crate::elf::{Object, Place};
 use rayon::prelude::*;
@@ -43,6 +43,7 @@ pub(super) fn decode_section(
         dests: Vec::new(),
         far: Vec::new(),
         links: Vec::new(),
+        transfer_blocks: Vec::new(),
     };
     resolve_branches(obj, dec, starts, &mut code, RESOLVE_CHUNK);
     code
@@ -242,27 +243,31 @@ fn resolve_branches(
 ) {
     let sec = code.section;
     let insns = &code.insns;
-    let mut dests = vec![PackedDest::default(); insns.len()];
-    let mut links = vec![NO_LINK; insns.len()];
     let relocs = obj.relocs(sec);
-    let chunks: Vec<(u32, Vec<Dest>, Vec<u32>)> = dests
-        .par_chunks_mut(chunk)
-        .zip(links.par_chunks_mut(chunk))
+    // Per chunk: its kinds, far destinations, transfers, their
+    // destinations and links.
+    type Part = (u32, Vec<Dest>, Vec<u32>, Vec<PackedDest>, Vec<u32>);
+    let chunks: Vec<Part> = insns
+        .par_chunks(chunk)
         .enumerate()
-        .map(|(c, (dests, links))| {
-            let part = &insns[c * chunk..c * chunk + dests.len()];
+        .map(|(c, part)| {
             // Relocations and instructions are both in offset order: one cursor.
             let mut r0 = relocs.partition_point(|r| r.offset < part[0].offset());
             let mut kinds = 0;
             let mut far = Vec::new();
             let mut transfers = Vec::with_capacity(part.len() / 4);
+            let mut dests = Vec::with_capacity(part.len() / 4);
+            let mut links = Vec::with_capacity(part.len() / 4);
             for (k, ins) in part.iter().enumerate() {
                 let bit = ins.kind.bit();
                 kinds |= bit;
-                if bit & Kind::TRANSFERS != 0 {
-                    transfers.push((c * chunk + k) as u32);
+                if bit & Kind::TRANSFERS == 0 {
+                    continue;
                 }
+                transfers.push((c * chunk + k) as u32);
                 if !ins.kind.is_branch() {
+                    dests.push(PackedDest::default());
+                    links.push(NO_LINK);
                     continue;
                 }
                 while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
@@ -286,7 +291,7 @@ fn resolve_branches(
                         offset: t,
                     };
                 }
-                dests[k] = PackedDest::pack(dest, sec, &mut far);
+                dests.push(PackedDest::pack(dest, sec, &mut far));
                 let link = match (ins.kind, dest) {
                     (Kind::Call, Dest::Local { section, offset }) => {
                         starts.get(&(section, offset)).copied()
@@ -298,35 +303,47 @@ fn resolve_branches(
                     }
                     _ => None,
                 };
-                links[k] = link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK);
+                links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
             }
-            (kinds, far, transfers)
+            (kinds, far, transfers, dests, links)
         })
         .collect();
     // Each chunk numbered its far destinations from 0: renumber into one table.
+    let n: usize = chunks.iter().map(|c| c.2.len()).sum();
     let mut far = Vec::new();
     let mut kinds = 0;
-    let mut transfers = Vec::with_capacity(chunks.iter().map(|c| c.2.len()).sum());
-    for (c, (k, part, t)) in chunks.into_iter().enumerate() {
+    let mut transfers = Vec::with_capacity(n);
+    let mut dests = Vec::with_capacity(n);
+    let mut links = Vec::with_capacity(n);
+    for (k, part, t, d, l) in chunks {
         kinds |= k;
         transfers.extend_from_slice(&t);
-        if part.is_empty() {
-            continue;
-        }
+        links.extend_from_slice(&l);
         let base = far.len();
-        let end = (c * chunk + chunk).min(dests.len());
-        for d in &mut dests[c * chunk..end] {
+        dests.extend(d.into_iter().map(|d| {
             if d.0 & PackedDest::TAG == PackedDest::FAR {
-                *d = PackedDest::pack(d.unpack(sec, &part), sec, &mut far);
+                PackedDest::pack(d.unpack(sec, &part), sec, &mut far)
+            } else {
+                d
             }
-        }
+        }));
         debug_assert_eq!(far.len(), base + part.len());
+    }
+    let blocks = insns.len().div_ceil(TRANSFER_BLOCK);
+    let mut transfer_blocks = Vec::with_capacity(blocks);
+    let mut k = 0;
+    for b in 0..blocks {
+        while k < transfers.len() && (transfers[k] as usize) < b * TRANSFER_BLOCK {
+            k += 1;
+        }
+        transfer_blocks.push(k as u32);
     }
     code.far = far;
     code.dests = dests;
     code.links = links;
     code.kinds = kinds;
     code.transfers = transfers;
+    code.transfer_blocks = transfer_blocks;
 }
 
 #[cfg(test)]
@@ -367,6 +384,15 @@ mod tests {
                 };
                 let one = fresh(usize::MAX);
                 far = far.max(one.far.len());
+                // Every instruction finds its own transfer entry through the
+                // blocks, and no other instruction finds one.
+                for i in 0..one.insns.len() {
+                    let k = one.transfers.iter().position(|&t| t as usize == i);
+                    assert_eq!(one.transfer(i), k, "{path} #{i}");
+                    if k.is_none() {
+                        assert_eq!((one.dest(i), one.link(i)), (Dest::None, None));
+                    }
+                }
                 for chunk in [1, 7, 100] {
                     let c = fresh(chunk);
                     assert_eq!(c.links, one.links, "{path} chunk {chunk}");

@@ -59,9 +59,10 @@ impl<'a> Model<'a> {
 
     /// Whether the direct call at index `i` never returns.
     pub fn call_is_noreturn(&self, code: &SectionCode, i: usize) -> bool {
-        match code.dest(i) {
+        let (dest, link) = code.dest_link(i);
+        match dest {
             Dest::External { sym } => self.listed_noreturn[sym],
-            Dest::Local { .. } => code.link(i).is_some_and(|c| self.function_noreturn(c)),
+            Dest::Local { .. } => link.is_some_and(|c| self.function_noreturn(c)),
             Dest::None => false,
         }
     }
@@ -196,8 +197,8 @@ impl<'a> Model<'a> {
                         continue;
                     };
                     let fi = (k * CALLER_CHUNK + j) as u32;
-                    for &i in code.transfers_in(self.insn_range(f)) {
-                        if let Some(callee) = self.branch_callee(code, i as usize) {
+                    for t in code.transfer_places(self.insn_range(f)) {
+                        if let Some(callee) = self.branch_callee(code, t) {
                             out.push((callee as u32, fi));
                         }
                     }
@@ -224,13 +225,15 @@ impl<'a> Model<'a> {
         Callers { start, by }
     }
 
-    /// The function a branch at index `i` goes to the start of.
-    fn branch_callee(&self, code: &SectionCode, i: usize) -> Option<usize> {
-        if !code.dests[i].may_be_local() {
+    /// The function the transfer at place `k` of
+    /// [`SectionCode::transfers`] goes to the start of.
+    fn branch_callee(&self, code: &SectionCode, k: usize) -> Option<usize> {
+        if !code.may_go_local(k) {
             return None;
         }
-        match code.dest(i) {
-            Dest::Local { .. } if code.insns[i].kind == Kind::Call => code.link(i),
+        let i = code.transfers()[k] as usize;
+        match code.dest_at(k) {
+            Dest::Local { .. } if code.insns[i].kind == Kind::Call => code.link_at(k),
             Dest::Local { section, offset } => self.function_at_start(section, offset),
             _ => None,
         }
@@ -251,10 +254,9 @@ impl<'a> Model<'a> {
             for f in &self.functions[lo..hi] {
                 inside[f.insns.clone()].fill(true);
             }
-            for &i in code.transfers() {
-                let i = i as usize;
-                if !inside[i]
-                    && let Some(callee) = self.branch_callee(code, i)
+            for (k, &i) in code.transfers().iter().enumerate() {
+                if !inside[i as usize]
+                    && let Some(callee) = self.branch_callee(code, k)
                 {
                     out[callee] = true;
                 }

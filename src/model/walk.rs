@@ -365,8 +365,8 @@ impl<'m, 'a> Walker<'m, 'a> {
         if ins.kind != Kind::Call || code.insns.get(i + 1)?.offset() != ins.end() {
             return None;
         }
-        let dest = code.dest(i);
-        let callee = match code.link(i) {
+        let (dest, link) = code.dest_link(i);
+        let callee = match link {
             Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
                 Callee::Indirect { thunk: None }
             }
@@ -488,10 +488,10 @@ impl<'m, 'a> Walker<'m, 'a> {
         repl: Option<(ReplCtx, &AltSite, &Replacement)>,
     ) -> Flow {
         let ins = &code.insns[i];
-        let dest = if ins.kind.is_branch() {
-            code.dest(i)
+        let (dest, link) = if ins.kind.is_branch() {
+            code.dest_link(i)
         } else {
-            Dest::None
+            (Dest::None, None)
         };
         let mut fl = Flow {
             action: Action::Plain,
@@ -505,14 +505,13 @@ impl<'m, 'a> Walker<'m, 'a> {
             Kind::Return => fl.action = Action::Return,
             // A call to an SLS thunk in the function is an indirect call.
             Kind::Call
-                if code.link(i).is_none()
+                if link.is_none()
                     && matches!(dest, Dest::Local { section, offset } if self.m.is_call_thunk(section, offset)) =>
             {
                 falls = true;
                 fl.action = Action::Call(Callee::Indirect { thunk: None });
             }
-            Kind::Call => match code
-                .link(i)
+            Kind::Call => match link
                 .is_none()
                 .then(|| {
                     let annotated = marks.is_some_and(|m| m.intra_call);
@@ -528,7 +527,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                 }
                 None => {
                     falls = !self.m.call_is_noreturn(code, i);
-                    fl.action = Action::Call(match code.link(i) {
+                    fl.action = Action::Call(match link {
                         // A call to the start of a function of this object.
                         Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
                             Callee::Indirect { thunk: None }
@@ -557,7 +556,7 @@ impl<'m, 'a> Walker<'m, 'a> {
             }
             Kind::Jump | Kind::CondJump => {
                 falls = ins.kind == Kind::CondJump;
-                match self.jump_target(root, owner, dest, code.link(i), repl) {
+                match self.jump_target(root, owner, dest, link, repl) {
                     Target::Here(to) => fl.next[1] = to,
                     // A switch dispatched through a retpoline thunk.
                     Target::Leaves(Callee::Indirect { .. })
