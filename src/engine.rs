@@ -46,8 +46,8 @@ fn check_bytes_of(
         }
     };
     if let Some(b) = held {
-        for r in obj.relocation_bytes() {
-            b.release(&data[r]);
+        for part in obj.parsed_bytes().into_iter().filter_map(|r| data.get(r)) {
+            b.release(part);
         }
     }
     rep.arch = Some(obj.machine);

@@ -630,13 +630,19 @@ impl<'a> Object<'a> {
         &self.data[s.offset as usize..(s.offset + s.size) as usize]
     }
 
-    /// The file ranges (from [`Object::data`]'s start) of the relocation
-    /// sections: read into [`Object::relocs`] at parse, never read again.
-    pub fn relocation_bytes(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-        self.reloc_sections.iter().flatten().map(|&i| {
-            let s = &self.sections[i];
-            s.offset as usize..(s.offset + s.size) as usize
-        })
+    /// The file ranges (from [`Object::data`]'s start) of the sections read
+    /// whole at parse and never read again by a check: the relocation
+    /// sections (into [`Object::relocs`]) and the symbol table with its
+    /// `.symtab_shndx` (into [`Object::symbols`]; names stay in `.strtab`).
+    pub fn parsed_bytes(&self) -> Vec<std::ops::Range<usize>> {
+        let tables = [self.symtab, self.symtab_shndx];
+        let parsed = self.reloc_sections.iter().flatten().copied();
+        parsed
+            .chain(tables.into_iter().flatten())
+            .map(|i| &self.sections[i])
+            .filter(|s| s.sh_type != SHT_NOBITS)
+            .map(|s| s.offset as usize..(s.offset + s.size) as usize)
+            .collect()
     }
 
     /// Relocations applying to a section, sorted by offset.
