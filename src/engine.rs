@@ -632,18 +632,32 @@ pub fn check_inputs_streaming_with<'a>(
 /// back when it is. Peak memory is then the largest object's, not the sum
 /// of the largest few that happen to be checked at once (amdgpu.ko and
 /// i915.ko together: 116 MB, amdgpu.ko alone: 89 MB).
+///
+/// Workers run at most [`AHEAD`] inputs per thread past the first one not
+/// yet handed to `sink`, so results waiting for a slow input stay bounded
+/// too: a thread the system stalls for seconds (a busy build machine) would
+/// otherwise let the others finish tens of thousands of inputs that all wait
+/// for it. A worker that reaches the bound leaves the pool, as for a large
+/// input, and the caller's thread sends it back once results move on (it
+/// must not wait where it is: rayon may have started it on top of the slow
+/// input's own unfinished work, on the same thread).
 pub fn for_each_input<T: Send>(
     inputs: &[Input],
     work: &(dyn Fn(usize, &Input) -> T + Sync),
     sink: &mut dyn FnMut(usize, T),
 ) {
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, T)>();
+    use std::sync::atomic::Ordering;
+    let (tx, rx) = std::sync::mpsc::channel::<Done<T>>();
     let pool = Pool {
         inputs,
         work,
         next: std::sync::atomic::AtomicUsize::new(0),
+        done: std::sync::atomic::AtomicUsize::new(0),
+        ahead: AHEAD * rayon::current_num_threads().max(1),
+        stop: std::sync::atomic::AtomicBool::new(false),
         gate: std::sync::Mutex::new(Gate::default()),
     };
+    let mut panicked = None;
     // The body runs on the calling thread, which must not be a pool worker
     // (it would hold one while it waits).
     rayon::in_place_scope(|s| {
@@ -651,18 +665,55 @@ pub fn for_each_input<T: Send>(
             let (tx, pool) = (tx.clone(), &pool);
             s.spawn(move |s| pool.worker(s, tx));
         }
-        drop(tx);
+        // Kept to send workers back: the loop ends by count, not when the
+        // last sender is gone (every worker may have left for a moment).
         let mut pending = std::collections::BTreeMap::new();
         let mut want = 0;
-        for (i, r) in rx {
-            pending.insert(i, r);
+        while want < inputs.len() {
+            match rx.recv() {
+                Ok(Done::Input(i, r)) => {
+                    pending.insert(i, r);
+                }
+                Ok(Done::Panicked(p)) => {
+                    panicked = Some(p);
+                    break;
+                }
+                Err(_) => break,
+            }
             while let Some(r) = pending.remove(&want) {
                 sink(want, r);
                 want += 1;
             }
+            pool.done.store(want, Ordering::Release);
+            let back = {
+                let mut g = pool.gate();
+                if g.parked > 0 && pool.next.load(Ordering::Relaxed) < want + pool.ahead {
+                    std::mem::take(&mut g.parked)
+                } else {
+                    0
+                }
+            };
+            for _ in 0..back {
+                let (tx, pool) = (tx.clone(), &pool);
+                s.spawn(move |s| pool.worker(s, tx));
+            }
         }
+        pool.stop.store(true, Ordering::Relaxed);
     });
+    if let Some(p) = panicked {
+        std::panic::resume_unwind(p);
+    }
 }
+
+/// What a worker sends back: an input's result, or the panic of its work.
+enum Done<T> {
+    Input(usize, T),
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
+/// Inputs per thread a worker may run past the first one not yet handed on
+/// (see [`for_each_input`]); a module's report waiting is a few KB.
+const AHEAD: usize = 64;
 
 /// Inputs from this size on run alone (see [`for_each_input`]), as do thin
 /// archives (a whole kernel's `vmlinux.a` is a small file).
@@ -688,26 +739,48 @@ struct Pool<'i, T> {
     inputs: &'i [Input],
     work: &'i (dyn Fn(usize, &Input) -> T + Sync),
     next: std::sync::atomic::AtomicUsize,
+    /// Inputs handed on to the sink, in order.
+    done: std::sync::atomic::AtomicUsize,
+    /// How far past `done` a worker may start an input.
+    ahead: usize,
+    /// The run is over (a worker's work panicked): take no more inputs.
+    stop: std::sync::atomic::AtomicBool,
     gate: std::sync::Mutex<Gate>,
 }
 
 /// How many large inputs are running (two may start at once); how many
-/// workers left the pool to them.
+/// workers left the pool to them; how many left it because they were
+/// [`AHEAD`] too far.
 #[derive(Default)]
 struct Gate {
     large: usize,
     left: usize,
+    parked: usize,
 }
 
 impl<'i, T: Send> Pool<'i, T> {
-    fn worker<'s>(&'s self, s: &rayon::Scope<'s>, tx: std::sync::mpsc::Sender<(usize, T)>) {
+    fn gate(&self) -> std::sync::MutexGuard<'_, Gate> {
+        self.gate.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn worker<'s>(&'s self, s: &rayon::Scope<'s>, tx: std::sync::mpsc::Sender<Done<T>>) {
         use std::sync::atomic::Ordering;
-        let gate = || self.gate.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             {
-                let mut g = gate();
+                let mut g = self.gate();
+                if self.stop.load(Ordering::Relaxed) {
+                    return;
+                }
                 if g.large > 0 {
                     g.left += 1;
+                    return;
+                }
+                // Read under the lock the caller's thread takes after it
+                // moves `done` on, so it sees this worker parked.
+                if self.next.load(Ordering::Relaxed)
+                    >= self.done.load(Ordering::Acquire) + self.ahead
+                {
+                    g.parked += 1;
                     return;
                 }
             }
@@ -718,12 +791,12 @@ impl<'i, T: Send> Pool<'i, T> {
             let large = inp.is_thin()
                 || std::fs::metadata(&inp.path).is_ok_and(|m| is_large(&inp.path, m.len()));
             if large {
-                gate().large += 1;
+                self.gate().large += 1;
             }
-            let r = (self.work)(i, inp);
+            let r = catch_unwind(AssertUnwindSafe(|| (self.work)(i, inp)));
             if large {
                 let back = {
-                    let mut g = gate();
+                    let mut g = self.gate();
                     g.large -= 1;
                     if g.large == 0 {
                         std::mem::take(&mut g.left)
@@ -736,7 +809,14 @@ impl<'i, T: Send> Pool<'i, T> {
                     s.spawn(move |s| self.worker(s, tx));
                 }
             }
-            if tx.send((i, r)).is_err() {
+            let sent = match r {
+                Ok(r) => tx.send(Done::Input(i, r)),
+                Err(p) => {
+                    self.stop.store(true, Ordering::Relaxed);
+                    tx.send(Done::Panicked(p))
+                }
+            };
+            if sent.is_err() {
                 return;
             }
         }
@@ -888,6 +968,76 @@ mod tests {
             started_during.load(Ordering::SeqCst) <= larges * (threads - 1),
             "{} small inputs started while a large one ran",
             started_during.load(Ordering::SeqCst)
+        );
+    }
+
+    /// A panic in one input's work ends the run with that panic, at once:
+    /// no hang waiting for its result (the caller's thread keeps a sender).
+    #[test]
+    fn a_panicking_input_ends_the_run() {
+        let inputs: Vec<Input> = (0..500)
+            .map(|k| Input::new(format!("/nonexistent/{k}.o").into()))
+            .collect();
+        let work = |i: usize, _: &Input| {
+            assert!(i != 5, "input 5");
+            i
+        };
+        let mut got = Vec::new();
+        let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(3)
+                .build()
+                .unwrap()
+                .install(|| for_each_input(&inputs, &work, &mut |i, n| got.push((i, n))))
+        }));
+        assert!(r.is_err());
+        assert_eq!(got, (0..5).map(|i| (i, i)).collect::<Vec<_>>());
+    }
+
+    /// While one input is slow (a stalled thread), the others run at most
+    /// [`AHEAD`] inputs per thread past it, helping with its parallel work
+    /// in the meantime; every result still reaches the sink once, in order.
+    #[test]
+    fn results_waiting_for_a_slow_input_stay_bounded() {
+        let threads = 3;
+        let inputs: Vec<Input> = (0..2000)
+            .map(|k| Input::new(format!("/nonexistent/{k}.o").into()))
+            .collect();
+        let slow_done = std::sync::atomic::AtomicBool::new(false);
+        let furthest = AtomicUsize::new(0);
+        let work = |i: usize, _: &Input| {
+            if i == 10 {
+                // Parallel work of its own, which waiting workers may take.
+                let n: usize = (0..64u64)
+                    .into_par_iter()
+                    .map(|_| {
+                        std::thread::sleep(Duration::from_millis(5));
+                        1
+                    })
+                    .sum();
+                slow_done.store(true, Ordering::SeqCst);
+                return n;
+            }
+            if !slow_done.load(Ordering::SeqCst) {
+                furthest.fetch_max(i, Ordering::SeqCst);
+            }
+            1
+        };
+        let mut got = Vec::new();
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| for_each_input(&inputs, &work, &mut |i, n| got.push((i, n))));
+        assert_eq!(got.len(), inputs.len());
+        assert!(got.iter().enumerate().all(|(k, &(i, _))| k == i));
+        assert_eq!(got[10].1, 64);
+        // Without the bound the others finish all 2,000 meanwhile.
+        let bound = 10 + AHEAD * threads + threads;
+        let far = furthest.load(Ordering::SeqCst);
+        assert!(
+            far <= bound,
+            "input {far} started while input 10 ran (bound {bound})"
         );
     }
 }
