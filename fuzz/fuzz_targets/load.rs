@@ -1,6 +1,6 @@
 //! Loading arbitrary bytes as `check` does (xz/zstd decompression under its
 //! limits, ar and thin archives) never panics, and each member then checks
-//! with the options a build may pass. Run from fuzz/:
+//! with the options a build may pass, an archive also as one link. Run from fuzz/:
 //! `cargo +nightly fuzz run load -- -rss_limit_mb=1024`.
 #![no_main]
 
@@ -40,6 +40,22 @@ fuzz_target!(init: common::init(), |data: &[u8]| {
         );
         if let Some(e) = &rep.error {
             assert!(!e.contains("internal error"), "{e}");
+        }
+    }
+    // An archive is also checked as one link (what `check` does with it):
+    // names and places resolved across members.
+    if loaded.members.len() > 1 {
+        let unit = objlint::engine::check_archive(
+            "fuzz.a",
+            &loaded.bytes,
+            &loaded.members,
+            Rules::builtin_shared(),
+            &opts,
+        );
+        for rep in &unit {
+            if let Some(e) = &rep.error {
+                assert!(!e.contains("internal error"), "{e}");
+            }
         }
     }
 });
