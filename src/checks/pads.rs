@@ -6,7 +6,7 @@
 use super::{Ctx, Finding};
 use crate::arch::Pad;
 use crate::config::Options;
-use crate::elf::{Machine, STT_FILE, STT_NOTYPE, STT_SECTION, SymSection};
+use crate::elf::{Machine, STT_FILE, STT_SECTION, SymSection};
 use crate::model::Model;
 use crate::model::address_taken::{AddressTaken, CodeRef, MemberRef, pad_at};
 
@@ -91,21 +91,9 @@ pub fn place_str(m: &Model, section: usize, offset: u64) -> String {
         let f = &m.functions[i];
         return format!("{}+{:#x}", f.name, offset - f.start);
     }
-    if m.code_symbols()
-        .iter()
-        .any(|&(s, lo, hi)| s == section && lo <= offset && offset < hi)
-    {
-        let routine = m.obj.symbols.iter().find(|s| {
-            s.st_type == STT_NOTYPE
-                && s.size > 0
-                && s.section == SymSection::Section(section)
-                && s.value <= offset
-                && offset - s.value < s.size
-                && !s.name.starts_with('$')
-        });
-        if let Some(s) = routine {
-            return format!("{}+{:#x}", s.name, offset - s.value);
-        }
+    if let Some(k) = m.code_symbol_containing(section, offset) {
+        let s = &m.obj.symbols[k];
+        return format!("{}+{:#x}", s.name, offset - s.value);
     }
     if let Some((name, off)) = data_symbol(m, section, offset) {
         return format!("{name}+{off:#x}");
@@ -193,10 +181,7 @@ pub fn check_pads(
                 r.first
             ),
         );
-        let routine = !entry
-            && m.code_symbols()
-                .iter()
-                .any(|&(s, lo, _)| s == section && lo == place);
+        let routine = !entry && m.code_symbol_starts_at(section, place);
         let (what, why) = if entry {
             (
                 "the function",

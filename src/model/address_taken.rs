@@ -532,7 +532,7 @@ impl Classifier<'_, '_> {
         let range_end = ends_here
             && match named {
                 Some(Named { at_target, size }) => !at_target || size == 0,
-                None => entry.is_none() && !self.code_symbol_starts_at(to_section, to_offset),
+                None => entry.is_none() && !m.code_symbol_starts_at(to_section, to_offset),
             };
         if tcode.index_at(to_offset).is_none() && !range_end {
             return;
@@ -603,7 +603,7 @@ impl Classifier<'_, '_> {
         // A local label there is how hand-written assembly names a table
         // (OpenSSL's `K_XX_XX`, without `.type`).
         target_fn.is_none()
-            && !self.in_code_symbol(section, offset)
+            && self.m.code_symbol_containing(section, offset).is_none()
             && !self.global_label_at(section, offset)
     }
 
@@ -638,23 +638,7 @@ impl Classifier<'_, '_> {
                 .m
                 .code_symbols()
                 .iter()
-                .any(|&(sec, lo, hi)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
-    }
-
-    /// Whether a sized non-function code symbol covers the place.
-    fn in_code_symbol(&self, section: usize, offset: u64) -> bool {
-        self.m
-            .code_symbols()
-            .iter()
-            .any(|&(s, lo, hi)| s == section && lo <= offset && offset < hi)
-    }
-
-    /// Whether a sized non-function code symbol starts at the place.
-    fn code_symbol_starts_at(&self, section: usize, offset: u64) -> bool {
-        self.m
-            .code_symbols()
-            .iter()
-            .any(|&(s, lo, _)| s == section && lo == offset)
+                .any(|&(sec, lo, hi, _)| sec == fs && lo <= fo && fo < hi && lo < to && to < hi)
     }
 
     /// `STT_OBJECT` symbols in code sections: (section, start, end).

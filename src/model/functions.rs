@@ -100,10 +100,11 @@ impl<'a> Model<'a> {
     }
 
     /// Sized `STT_NOTYPE` symbols of code, hand-written routines
-    /// (`SYM_CODE_START`): (section, start, end), sorted; built on first use.
-    pub fn code_symbols(&self) -> &[(usize, u64, u64)] {
+    /// (`SYM_CODE_START`): (section, start, end, symbol), sorted; built on
+    /// first use.
+    pub fn code_symbols(&self) -> &[(usize, u64, u64, usize)] {
         self.code_symbols.get_or_init(|| {
-            let mut v: Vec<(usize, u64, u64)> = self
+            let mut v: Vec<(usize, u64, u64, usize)> = self
                 .obj
                 .symbols
                 .iter()
@@ -113,12 +114,28 @@ impl<'a> Model<'a> {
                 .filter_map(|s| {
                     let sec = s.section_index()?;
                     self.section_code(sec)?;
-                    Some((sec, s.value, s.value.saturating_add(s.size)))
+                    Some((sec, s.value, s.value.saturating_add(s.size), s.index))
                 })
                 .collect();
             v.sort_unstable();
             v
         })
+    }
+
+    /// The symbol of a sized code routine ([`Model::code_symbols`]) that
+    /// covers a place.
+    pub fn code_symbol_containing(&self, section: usize, offset: u64) -> Option<usize> {
+        self.code_symbols()
+            .iter()
+            .find(|&&(s, lo, hi, _)| s == section && lo <= offset && offset < hi)
+            .map(|r| r.3)
+    }
+
+    /// Whether a sized code routine ([`Model::code_symbols`]) starts at a place.
+    pub fn code_symbol_starts_at(&self, section: usize, offset: u64) -> bool {
+        self.code_symbols()
+            .iter()
+            .any(|&(s, lo, _, _)| s == section && lo == offset)
     }
 
     /// Whether a function or a sized code routine ends exactly at a place
@@ -129,7 +146,7 @@ impl<'a> Model<'a> {
                 && self
                     .code_symbols()
                     .iter()
-                    .any(|&(s, _, hi)| s == section && hi == offset))
+                    .any(|&(s, _, hi, _)| s == section && hi == offset))
     }
 
     /// The function containing a place: the one starting last at or before

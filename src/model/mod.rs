@@ -59,7 +59,7 @@ pub struct Model<'a> {
     /// Switch tables without relocations, built on first use ([`Model::jump_tables`]).
     jump_tables: std::sync::OnceLock<jump_tables::JumpTables>,
     /// Sized code routines ([`Model::code_symbols`]).
-    code_symbols: std::sync::OnceLock<Vec<(usize, u64, u64)>>,
+    code_symbols: std::sync::OnceLock<Vec<(usize, u64, u64, usize)>>,
     /// `.altinstructions` sites.
     pub alts: Alternatives,
     /// Exception fixups, jump labels, WARN traps, objtool's annotations.
