@@ -904,6 +904,28 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 
+    /// Inputs named `/nonexistent/K.o` (nothing reads them: `work` is the test's).
+    fn named_inputs(n: usize) -> Vec<Input> {
+        (0..n)
+            .map(|k| Input::new(format!("/nonexistent/{k}.o").into()))
+            .collect()
+    }
+
+    /// [`for_each_input`] on a pool of `threads`: what reached the sink, in order.
+    fn run_inputs<T: Send>(
+        threads: usize,
+        inputs: &[Input],
+        work: &(dyn Fn(usize, &Input) -> T + Sync),
+    ) -> Vec<(usize, T)> {
+        let mut got = Vec::new();
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| for_each_input(inputs, work, &mut |i, r| got.push((i, r))));
+        got
+    }
+
     #[test]
     fn compressed_modules_are_large_by_what_they_hold() {
         let p = |s: &str| std::path::PathBuf::from(s);
@@ -924,9 +946,10 @@ mod tests {
         let threads = 3;
         // Large inputs far enough apart that, without the gate, the other
         // workers would not reach the next one while one runs.
-        let inputs: Vec<Input> = (0..240)
-            .map(|k| {
-                let mut i = Input::new(format!("/nonexistent/{k}.o").into());
+        let inputs: Vec<Input> = named_inputs(240)
+            .into_iter()
+            .enumerate()
+            .map(|(k, mut i)| {
                 if k % 60 == 30 {
                     // A thin archive counts as large whatever its size.
                     i.members = Box::new([input::ThinMember {
@@ -952,12 +975,7 @@ mod tests {
             }
             inp.path.clone()
         };
-        let mut got = Vec::new();
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| for_each_input(&inputs, &work, &mut |i, p| got.push((i, p))));
+        let got = run_inputs(threads, &inputs, &work);
         let want: Vec<_> = inputs
             .iter()
             .enumerate()
@@ -978,13 +996,12 @@ mod tests {
     /// no hang waiting for its result (the caller's thread keeps a sender).
     #[test]
     fn a_panicking_input_ends_the_run() {
-        let inputs: Vec<Input> = (0..500)
-            .map(|k| Input::new(format!("/nonexistent/{k}.o").into()))
-            .collect();
+        let inputs = named_inputs(500);
         let work = |i: usize, _: &Input| {
             assert!(i != 5, "input 5");
             i
         };
+        // Its own pool: what reached the sink is read after the panic.
         let mut got = Vec::new();
         let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
             rayon::ThreadPoolBuilder::new()
@@ -1004,9 +1021,7 @@ mod tests {
     fn results_waiting_for_a_slow_input_stay_bounded() {
         let threads = 3;
         let bound = 10 + AHEAD * threads + threads;
-        let inputs: Vec<Input> = (0..4 * AHEAD * threads)
-            .map(|k| Input::new(format!("/nonexistent/{k}.o").into()))
-            .collect();
+        let inputs = named_inputs(4 * AHEAD * threads);
         let slow_done = std::sync::atomic::AtomicBool::new(false);
         let furthest = AtomicUsize::new(0);
         let work = |i: usize, _: &Input| {
@@ -1036,12 +1051,7 @@ mod tests {
             }
             1
         };
-        let mut got = Vec::new();
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| for_each_input(&inputs, &work, &mut |i, n| got.push((i, n))));
+        let got = run_inputs(threads, &inputs, &work);
         assert_eq!(got.len(), inputs.len());
         assert!(got.iter().enumerate().all(|(k, &(i, _))| k == i));
         assert_eq!(got[10].1, 64);
