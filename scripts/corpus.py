@@ -193,7 +193,10 @@ def main():
     out("### examples per rule")
     for (arch, rule), fs in sorted(per_rule_examples.items()):
         for f in fs[: a.examples]:
-            out(f"- {arch} {rule}: {os.path.basename(f['file'])}: {f.get('symbol')}+{f['symbol_offset']:#x}: {f['message']}")
+            # Object-wide findings (analysis-incomplete) have no place.
+            where = (f"{f['symbol']}+{f['symbol_offset']:#x}" if f.get('symbol_offset') is not None
+                     else f"{f.get('section') or '(object)'}")
+            out(f"- {arch} {rule}: {os.path.basename(f['file'])}: {where}: {f['message']}")
     if a.markdown:
         with open(a.markdown, "w") as fh:
             fh.write("\n".join(lines) + "\n")

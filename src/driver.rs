@@ -187,11 +187,7 @@ pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> 
         for (i, inp) in inputs.iter().enumerate() {
             let dir = crate::paths::normalize(&cwd.join(&inp.path));
             let dir = dir.parent().unwrap_or(&dir).to_path_buf();
-            let found = by_dir
-                .entry(dir.clone())
-                .or_insert_with(|| ConfigFile::find(&dir))
-                .clone()
-                .or_else(|| run.clone());
+            let found = nearest_config(&dir, &mut by_dir).or_else(|| run.clone());
             which[i] = match index.get(&found) {
                 Some(&k) => k,
                 None => {
@@ -208,6 +204,26 @@ pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> 
         setups,
         which,
     })
+}
+
+/// `objlint.toml` in `dir` or the nearest folder above it, each folder
+/// looked at once however many inputs share it (thousands of modules in a
+/// few hundred folders).
+fn nearest_config(
+    dir: &Path,
+    by_dir: &mut std::collections::HashMap<PathBuf, Option<PathBuf>>,
+) -> Option<PathBuf> {
+    if let Some(found) = by_dir.get(dir) {
+        return found.clone();
+    }
+    let here = dir.join("objlint.toml");
+    let found = if here.is_file() {
+        Some(here)
+    } else {
+        dir.parent().and_then(|up| nearest_config(up, by_dir))
+    };
+    by_dir.insert(dir.to_path_buf(), found.clone());
+    found
 }
 
 impl Checking {

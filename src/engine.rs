@@ -56,7 +56,15 @@ fn check_bytes_of(
         return rep;
     }
     match build_model(&obj, rules) {
-        Ok(model) => check_model(&mut rep, &model, rules, opts),
+        Ok(model) => {
+            // Decoded: the instructions are in the model now.
+            if let Some(b) = held {
+                for part in obj.code_bytes().into_iter().filter_map(|r| data.get(r)) {
+                    b.release(part);
+                }
+            }
+            check_model(&mut rep, &model, rules, opts)
+        }
         Err(e) => rep.error = Some(e),
     }
     rep

@@ -393,6 +393,9 @@ fn decompress(what: &str, compressed: usize, r: impl Read) -> Result<Vec<u8>, St
     Ok(v)
 }
 
+/// Files smaller than this are mapped whole at once.
+const POPULATE_BELOW: u64 = 4 << 20;
+
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let bytes = match open(path)? {
         Opened::Pipe(f) => Bytes::Owned(read_pipe(f)?),
@@ -403,7 +406,13 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
             } else {
                 // SAFETY: the map is read-only; a file changed underneath us can give
                 // wrong findings but the reader never trusts offsets without checks.
-                Bytes::Map(unsafe { Mmap::map(&file) }.map_err(|e| e.to_string())?)
+                let mut o = memmap2::MmapOptions::new();
+                // A small file is read nearly whole: its pages mapped in one
+                // call, not one fault per 64 KiB.
+                if len < POPULATE_BELOW {
+                    o.populate();
+                }
+                Bytes::Map(unsafe { o.map(&file) }.map_err(|e| e.to_string())?)
             }
         }
     };

@@ -645,6 +645,17 @@ impl<'a> Object<'a> {
             .collect()
     }
 
+    /// The file ranges of the executable sections: decoded whole when the
+    /// model is built; after that only a few bytes around a finding or an
+    /// entry are read again.
+    pub fn code_bytes(&self) -> Vec<std::ops::Range<usize>> {
+        self.sections
+            .iter()
+            .filter(|s| s.is_exec())
+            .map(|s| s.offset as usize..(s.offset + s.size) as usize)
+            .collect()
+    }
+
     /// Relocations applying to a section, sorted by offset.
     pub fn relocs(&self, section: usize) -> &[Reloc] {
         &self.relocs[section]
