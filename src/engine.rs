@@ -55,16 +55,16 @@ fn check_bytes_of(
     if opts.arch.is_some_and(|a| a != obj.machine) {
         return rep;
     }
-    match build_model(&obj, rules) {
-        Ok(model) => {
-            // Decoded: the instructions are in the model now.
-            if let Some(b) = held {
-                for part in obj.code_bytes().into_iter().filter_map(|r| data.get(r)) {
-                    b.release(part);
-                }
+    // Decoded, the instructions are in the model: the code's pages go.
+    let decoded = || {
+        if let Some(b) = held {
+            for part in obj.code_bytes().into_iter().filter_map(|r| data.get(r)) {
+                b.release(part);
             }
-            check_model(&mut rep, &model, rules, opts)
         }
+    };
+    match build_model(&obj, rules, &decoded) {
+        Ok(model) => check_model(&mut rep, &model, rules, opts),
         Err(e) => rep.error = Some(e),
     }
     rep
@@ -82,9 +82,13 @@ fn parse(data: &[u8]) -> Result<Object<'_>, String> {
 
 const CHECK_BUG: &str = "internal error while checking (a bug in objlint)";
 
-fn build_model<'a>(obj: &'a Object<'a>, rules: &Rules) -> Result<Model<'a>, String> {
+fn build_model<'a>(
+    obj: &'a Object<'a>,
+    rules: &Rules,
+    decoded: &(dyn Fn() + Sync),
+) -> Result<Model<'a>, String> {
     catch_unwind(AssertUnwindSafe(|| {
-        timing::time(Phase::Model, || Model::build(obj, rules))
+        timing::time(Phase::Model, || Model::build_then(obj, rules, decoded))
     }))
     .map_err(|_| CHECK_BUG.to_string())
 }
@@ -178,7 +182,7 @@ pub fn check_unit(
             if opts.arch.is_some_and(|a| a != obj.machine) {
                 return None;
             }
-            build_model(obj, rules)
+            build_model(obj, rules, &|| {})
                 .map_err(|e| rep.error = Some(e))
                 .ok()
         })
@@ -482,12 +486,14 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
             timing::time(Phase::Rule(i), || c.check_object(cx, &mut out));
         }
     } else {
-        if checks
-            .iter()
-            .any(|(_, c)| checks::WALK_READERS.contains(&c.id()))
-        {
-            cx.flow();
-        }
+        // The speculation pass reads no lazy part of the model the walk
+        // builds (a thread waiting in one may run the other's work): the
+        // two side by side.
+        let wants = |readers: &[&str]| checks.iter().any(|(_, c)| readers.contains(&c.id()));
+        rayon::join(
+            || wants(checks::WALK_READERS).then(|| cx.flow()),
+            || wants(checks::SPECULATION_READERS).then(|| cx.speculation()),
+        );
         let found: Vec<Vec<Finding>> = checks
             .par_iter()
             .map(|&(i, c)| {

@@ -903,6 +903,11 @@ impl Decoder for Arm64 {
                 .or_else(|| adr_offset(w))
                 .map(|d| off.wrapping_add(d as u64));
             let mut insn = Insn::new(off, 4, kind, imm_target);
+            if kind == Kind::Trap && self.kcfi_trap(c) {
+                insn = insn.with_kcfi_trap();
+            } else if self.kcfi_hash_load(c).is_some() {
+                insn = insn.with_kcfi_hash_load();
+            }
             if let Some(t) = table.as_deref_mut() {
                 let before = t.len();
                 match consts.sp_adjust(w) {

@@ -193,6 +193,13 @@ impl Insn {
     /// instruction follows it without a gap, and its operations (if any)
     /// are stack operations only.
     const PLAIN: u8 = 4;
+    /// The trap a kCFI check jumps over ([`Decoder::kcfi_trap`]), told at
+    /// decode: asked later from the bytes, every WARN's `ud2` in vmlinux.o
+    /// would map all of `.text` back in once it was given back.
+    const KCFI_TRAP: u8 = 8;
+    /// A load of a kCFI type hash ([`Decoder::kcfi_hash_load`]), told at
+    /// decode for the same reason.
+    const KCFI_HASH_LOAD: u8 = 16;
 
     pub fn new(offset: u64, len: u8, kind: Kind, imm_target: Option<u64>) -> Insn {
         Insn {
@@ -213,6 +220,24 @@ impl Insn {
     pub fn with_ops(mut self) -> Insn {
         self.flags |= Self::HAS_OPS;
         self
+    }
+    pub fn with_kcfi_trap(mut self) -> Insn {
+        self.flags |= Self::KCFI_TRAP;
+        self
+    }
+    /// See [`Insn::KCFI_TRAP`].
+    #[inline]
+    pub fn is_kcfi_trap(&self) -> bool {
+        self.flags & Self::KCFI_TRAP != 0
+    }
+    pub fn with_kcfi_hash_load(mut self) -> Insn {
+        self.flags |= Self::KCFI_HASH_LOAD;
+        self
+    }
+    /// See [`Insn::KCFI_HASH_LOAD`].
+    #[inline]
+    pub fn is_kcfi_hash_load(&self) -> bool {
+        self.flags & Self::KCFI_HASH_LOAD != 0
     }
     /// Whether the instruction has state operations ([`Op`]) recorded.
     #[inline]

@@ -428,6 +428,11 @@ impl Decoder for X86 {
                 _ => None,
             };
             let mut insn = Insn::new(offset, ins.len() as u8, kind, imm_target);
+            if kind == Kind::Trap && self.kcfi_trap(&bytes[pos..]) {
+                insn = insn.with_kcfi_trap();
+            } else if hash_load_opcode(&bytes[pos..]).is_some() && hash_load(&ins).is_some() {
+                insn = insn.with_kcfi_hash_load();
+            }
             if may_stack && let Some(t) = ops.as_deref_mut() {
                 let before = t.len();
                 stack_ops(&ins, |op| t.push(offset, op));
@@ -547,34 +552,13 @@ impl Decoder for X86 {
     }
 
     fn kcfi_hash_load(&self, bytes: &[u8]) -> Option<HashLoad> {
-        // kCFI checks: `add -K(%reg),%r10d` or `cmp $hash,-K(%reg)` /
-        // `cmpl $hash,-K(%reg)`, reading 32 bits before the call target.
-        // Opcode 03 or 81 after at most a REX prefix, before decoding.
-        let op = match bytes {
-            [rex, op, ..] if rex & 0xf0 == 0x40 => *op,
-            [op, ..] => *op,
-            [] => return None,
-        };
-        if op != 0x03 && op != 0x81 {
-            return None;
-        }
+        hash_load_opcode(bytes)?;
         let mut dec = IcedDecoder::new(64, bytes, DecoderOptions::NONE);
         let ins = dec.decode();
         if ins.is_invalid() {
             return None;
         }
-        let mem_op = (0..ins.op_count()).position(|k| ins.op_kind(k) == OpKind::Memory)?;
-        let d = ins.memory_displacement64() as i64;
-        let reads32 = ins.memory_size().size() == 4;
-        let base_ok = ins.memory_base() != Register::None
-            && ins.memory_base() != Register::RIP
-            && ins.memory_index() == Register::None;
-        let ok = match ins.mnemonic() {
-            Mnemonic::Add => mem_op == 1 && ins.op0_register() == Register::R10D,
-            Mnemonic::Cmp => mem_op == 0 && ins.op1_kind() == OpKind::Immediate32,
-            _ => false,
-        };
-        (ok && reads32 && base_ok && (-64..0).contains(&d)).then_some(HashLoad { disp: d })
+        hash_load(&ins)
     }
 
     fn sealed_pad(&self, pad: Pad) -> Option<&'static [u8]> {
@@ -602,6 +586,35 @@ impl Decoder for X86 {
             && ins.op1_kind() == OpKind::Immediate32)
             .then(|| ins.immediate32())
     }
+}
+
+/// kCFI checks read the type hash with `add -K(%reg),%r10d` or `cmp
+/// $hash,-K(%reg)` / `cmpl $hash,-K(%reg)`: opcode 03 or 81 after at most a
+/// REX prefix, told before decoding.
+fn hash_load_opcode(bytes: &[u8]) -> Option<()> {
+    let op = match bytes {
+        [rex, op, ..] if rex & 0xf0 == 0x40 => *op,
+        [op, ..] => *op,
+        [] => return None,
+    };
+    (op == 0x03 || op == 0x81).then_some(())
+}
+
+/// The hash load of a decoded instruction with [`hash_load_opcode`]: 32
+/// bits read from just before the call target.
+fn hash_load(ins: &Instruction) -> Option<HashLoad> {
+    let mem_op = (0..ins.op_count()).position(|k| ins.op_kind(k) == OpKind::Memory)?;
+    let d = ins.memory_displacement64() as i64;
+    let reads32 = ins.memory_size().size() == 4;
+    let base_ok = ins.memory_base() != Register::None
+        && ins.memory_base() != Register::RIP
+        && ins.memory_index() == Register::None;
+    let ok = match ins.mnemonic() {
+        Mnemonic::Add => mem_op == 1 && ins.op0_register() == Register::R10D,
+        Mnemonic::Cmp => mem_op == 0 && ins.op1_kind() == OpKind::Immediate32,
+        _ => false,
+    };
+    (ok && reads32 && base_ok && (-64..0).contains(&d)).then_some(HashLoad { disp: d })
 }
 
 #[cfg(test)]

@@ -1672,21 +1672,26 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     let p = policy(cx, collect_states);
     let walker = Walker::new(m);
     let roots = roots(m);
-    let parts: Vec<RootFacts> = roots
-        .par_iter()
-        .with_min_len(16)
-        .map_init(Scratch::default, |scr, &(fi, orphan_cold)| {
-            walk_root(cx, &p, &walker, fi, orphan_cold, scr)
-        })
-        .collect();
     let mut facts = Facts::default();
+    let judge_reach = p.enabled.contains(UNREACHABLE);
+    // The roots' findings are merged a run of roots at a time, in order:
+    // held all at once they were vmlinux.o's largest passing allocation.
+    let mut hints_seen: FxHashSet<Loc> = FxHashSet::default();
+    for run in roots.chunks(ROOTS_MERGED) {
+        let parts: Vec<RootFacts> = run
+            .par_iter()
+            .with_min_len(16)
+            .map_init(Scratch::default, |scr, &(fi, orphan_cold)| {
+                walk_root(cx, &p, &walker, fi, orphan_cold, scr)
+            })
+            .collect();
+        for r in parts {
+            hints_seen.extend(r.hints_seen.iter().copied());
+            absorb(m, &mut facts, r, judge_reach);
+        }
+    }
     // objtool's validate_unwind_hints: code only unwind hints lead to
     // (entry code), walked from each hint no walk reached, in address order.
-    let mut hints_seen: FxHashSet<Loc> = parts
-        .iter()
-        .flat_map(|r| r.hints_seen.iter().copied())
-        .collect();
-    let mut more = Vec::new();
     let mut scratch = Scratch::default();
     for ((sec, off), _) in m.special().hints() {
         let Some(i) = m.section_code(sec).and_then(|c| c.index_at(off)) else {
@@ -1697,38 +1702,42 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         }
         let r = walk_hint(cx, &p, &walker, (sec, i), &mut scratch);
         hints_seen.extend(r.hints_seen.iter().copied());
-        more.push(r);
-    }
-    let judge_reach = p.enabled.contains(UNREACHABLE);
-    for r in parts.into_iter().chain(more) {
-        if judge_reach {
-            let (sec, base, own) = &r.reached_own;
-            facts.reached.set_all(m, *sec, *base, own);
-            for &l in &r.reached {
-                facts.reached.set(m, l);
-            }
-            if r.cut {
-                let own = (0..own.len() * 64)
-                    .filter(|k| own[k / 64] & (1 << (k % 64)) != 0)
-                    .map(|k| (*sec, base + k));
-                for (sec, i) in own.chain(r.reached.iter().copied()) {
-                    let off = m.section_code(sec).map_or(0, |c| c.insns[i].offset());
-                    if let Some(g) = m.function_containing(sec, off) {
-                        facts.cut.insert(g);
-                    }
-                }
-            }
-        }
-        facts.events.extend(r.events);
-        facts.frame_events.extend(r.frame_event);
-        facts.calling += usize::from(r.calls);
-        facts.framed += usize::from(r.calls && r.framed);
-        facts.states.extend(r.states);
-        facts.replacement_ends.extend(r.replacement_ends);
-        facts.gaps.extend(r.gaps);
+        absorb(m, &mut facts, r, judge_reach);
     }
     facts.gaps.extend(p.gaps.iter().cloned());
     facts
+}
+
+/// Roots walked between merges of their findings.
+const ROOTS_MERGED: usize = 4096;
+
+/// One root's findings into the object's.
+fn absorb(m: &Model, facts: &mut Facts, r: RootFacts, judge_reach: bool) {
+    if judge_reach {
+        let (sec, base, own) = &r.reached_own;
+        facts.reached.set_all(m, *sec, *base, own);
+        for &l in &r.reached {
+            facts.reached.set(m, l);
+        }
+        if r.cut {
+            let own = (0..own.len() * 64)
+                .filter(|k| own[k / 64] & (1 << (k % 64)) != 0)
+                .map(|k| (*sec, base + k));
+            for (sec, i) in own.chain(r.reached.iter().copied()) {
+                let off = m.section_code(sec).map_or(0, |c| c.insns[i].offset());
+                if let Some(g) = m.function_containing(sec, off) {
+                    facts.cut.insert(g);
+                }
+            }
+        }
+    }
+    facts.events.extend(r.events);
+    facts.frame_events.extend(r.frame_event);
+    facts.calling += usize::from(r.calls);
+    facts.framed += usize::from(r.calls && r.framed);
+    facts.states.extend(r.states);
+    facts.replacement_ends.extend(r.replacement_ends);
+    facts.gaps.extend(r.gaps);
 }
 
 /// Buffers a thread's walks reuse, one root after another.

@@ -259,7 +259,6 @@ pub trait Check: Sync {
     fn check_object(&self, _cx: &Ctx, _out: &mut Vec<Finding>) {}
 }
 
-/// All checks, in a fixed order.
 /// Checks whose object-wide part reads the walk ([`Ctx::flow`]): when one
 /// is on, the walk runs before the object-wide checks run side by side. It
 /// decides only what runs first (a check missing here costs time, not
@@ -283,6 +282,11 @@ pub const WALK_READERS: &[&str] = &[
     "cfi-mismatch",
 ];
 
+/// The checks that read the speculation pass ([`Ctx::speculation`]), run
+/// beside the walk as [`WALK_READERS`] are.
+pub const SPECULATION_READERS: &[&str] = &["retpoline", "rethunk", "sls", "analysis-incomplete"];
+
+/// All checks, in a fixed order.
 pub fn all() -> Vec<&'static dyn Check> {
     vec![
         &fallthrough::Fallthrough,
@@ -381,7 +385,7 @@ mod tests {
     #[test]
     fn walk_readers_are_check_ids() {
         let ids = super::ids();
-        for r in super::WALK_READERS {
+        for r in super::WALK_READERS.iter().chain(super::SPECULATION_READERS) {
             assert!(ids.contains(r), "{r} is not a check id");
         }
     }

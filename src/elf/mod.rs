@@ -520,70 +520,22 @@ impl<'a> Object<'a> {
     }
 
     fn read_relocs(&mut self) -> Result<(), ElfError> {
-        let nsec = self.sections.len();
-        for i in 0..nsec {
-            let s = &self.sections[i];
-            if s.sh_type != SHT_RELA && s.sh_type != SHT_REL {
-                continue;
-            }
-            let is_rela = s.sh_type == SHT_RELA;
-            let target = s.info as usize;
-            if target == 0 || target >= nsec {
-                // Dynamic-style relocation sections; nothing in a .o we check.
-                continue;
-            }
-            if Some(s.link as usize) != self.symtab {
-                return err(format!(
-                    "relocation section {} links to section {}, not the symbol table",
-                    s.name, s.link
-                ));
-            }
-            let esz = if is_rela { 24 } else { 16 };
-            if !s.size.is_multiple_of(esz) {
-                return err(format!(
-                    "relocation section {} size {:#x} is not a multiple of {esz}",
-                    s.name, s.size
-                ));
-            }
-            let name = &s.name;
-            // Elf64_Rela / Elf64_Rel, little-endian, read in place.
-            let bytes = s
-                .offset
-                .checked_add(s.size)
-                .and_then(|end| self.data.get(s.offset as usize..end as usize))
-                .ok_or_else(|| {
-                    ElfError(format!(
-                        "bad relocation section {name}: {:#x} bytes at {:#x} run past the end of the file",
-                        s.size, s.offset
-                    ))
-                })?;
-            let tsize = compressed::logical_size(self.data, &self.sections[target]);
-            let nsyms = self.symbols.len();
-            let word = |e: &[u8], at: usize| {
-                u64::from_le_bytes(e[at..at + 8].try_into().expect("8 bytes"))
-            };
-            let mut v = Vec::with_capacity(bytes.len() / esz as usize);
-            for e in bytes.chunks_exact(esz as usize) {
-                let (offset, info) = (word(e, 0), word(e, 8));
-                let sym = (info >> 32) as u32;
-                if offset >= tsize {
-                    return err(format!(
-                        "relocation in {name} at {offset:#x} is outside {} ({tsize:#x} bytes)",
-                        self.sections[target].name
-                    ));
-                }
-                if sym as usize >= nsyms.max(1) {
-                    return err(format!(
-                        "relocation in {name} at {offset:#x} names symbol {sym} of {nsyms}"
-                    ));
-                }
-                v.push(Reloc {
-                    offset,
-                    r_type: info as u32,
-                    sym,
-                    addend: if is_rela { word(e, 16) as i64 } else { 0 },
-                });
-            }
+        use rayon::prelude::*;
+        let tables: Vec<usize> = (0..self.sections.len())
+            .filter(|&i| matches!(self.sections[i].sh_type, SHT_RELA | SHT_REL))
+            .collect();
+        // Each table on its own (vmlinux.o has a million relocations); the
+        // first error in section order is the one reported.
+        let this = &*self;
+        let read: Vec<Option<(usize, Vec<Reloc>)>> = tables
+            .par_iter()
+            .map(|&i| this.read_reloc_section(i))
+            .collect::<Result<_, _>>()?;
+        for (i, (target, v)) in tables
+            .into_iter()
+            .zip(read)
+            .filter_map(|(i, r)| Some((i, r?)))
+        {
             self.reloc_sections[target].push(i);
             let slot = &mut self.relocs[target];
             if slot.is_empty() {
@@ -592,10 +544,76 @@ impl<'a> Object<'a> {
                 slot.extend(v);
             }
         }
-        for v in self.relocs.iter_mut() {
-            v.sort_by_key(|r| r.offset);
-        }
+        self.relocs
+            .par_iter_mut()
+            .filter(|v| v.len() > 1)
+            .for_each(|v| v.sort_by_key(|r| r.offset));
         Ok(())
+    }
+
+    /// The relocations of relocation section `i` and the section they apply
+    /// to; `None` for a dynamic-style table (no target section).
+    fn read_reloc_section(&self, i: usize) -> Result<Option<(usize, Vec<Reloc>)>, ElfError> {
+        let nsec = self.sections.len();
+        let s = &self.sections[i];
+        let is_rela = s.sh_type == SHT_RELA;
+        let target = s.info as usize;
+        if target == 0 || target >= nsec {
+            // Dynamic-style relocation sections; nothing in a .o we check.
+            return Ok(None);
+        }
+        if Some(s.link as usize) != self.symtab {
+            return err(format!(
+                "relocation section {} links to section {}, not the symbol table",
+                s.name, s.link
+            ));
+        }
+        let esz = if is_rela { 24 } else { 16 };
+        if !s.size.is_multiple_of(esz) {
+            return err(format!(
+                "relocation section {} size {:#x} is not a multiple of {esz}",
+                s.name, s.size
+            ));
+        }
+        let name = &s.name;
+        // Elf64_Rela / Elf64_Rel, little-endian, read in place.
+        let bytes = s
+            .offset
+            .checked_add(s.size)
+            .and_then(|end| self.data.get(s.offset as usize..end as usize))
+            .ok_or_else(|| {
+                ElfError(format!(
+                    "bad relocation section {name}: {:#x} bytes at {:#x} run past the end of the file",
+                    s.size, s.offset
+                ))
+            })?;
+        let tsize = compressed::logical_size(self.data, &self.sections[target]);
+        let nsyms = self.symbols.len();
+        let word =
+            |e: &[u8], at: usize| u64::from_le_bytes(e[at..at + 8].try_into().expect("8 bytes"));
+        let mut v = Vec::with_capacity(bytes.len() / esz as usize);
+        for e in bytes.chunks_exact(esz as usize) {
+            let (offset, info) = (word(e, 0), word(e, 8));
+            let sym = (info >> 32) as u32;
+            if offset >= tsize {
+                return err(format!(
+                    "relocation in {name} at {offset:#x} is outside {} ({tsize:#x} bytes)",
+                    self.sections[target].name
+                ));
+            }
+            if sym as usize >= nsyms.max(1) {
+                return err(format!(
+                    "relocation in {name} at {offset:#x} names symbol {sym} of {nsyms}"
+                ));
+            }
+            v.push(Reloc {
+                offset,
+                r_type: info as u32,
+                sym,
+                addend: if is_rela { word(e, 16) as i64 } else { 0 },
+            });
+        }
+        Ok(Some((target, v)))
     }
 
     fn read_mapping_symbols(&mut self) {

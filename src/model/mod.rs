@@ -78,14 +78,30 @@ pub struct Model<'a> {
 
 impl<'a> Model<'a> {
     pub fn build(obj: &'a Object<'a>, rules: &Rules) -> Model<'a> {
+        Model::build_then(obj, rules, &|| {})
+    }
+
+    /// [`Model::build`], calling `decoded` once every executable section is
+    /// decoded: from then on the code's bytes are read only here and there
+    /// (a finding's bytes, a patch site), so a caller holding the file's
+    /// mapping may give those pages back.
+    pub fn build_then(
+        obj: &'a Object<'a>,
+        rules: &Rules,
+        decoded: &(dyn Fn() + Sync),
+    ) -> Model<'a> {
         let dec = decoder(obj.machine);
-        let functions = functions::build_functions(obj, rules);
+        // Work that needs only the object runs beside the rest (vmlinux.o's
+        // serial parts bound how far one object scales).
+        let (functions, alt_table) = rayon::join(
+            || functions::build_functions(obj, rules),
+            || obj.alt_instructions(rules.alt_layouts(obj.machine)),
+        );
         let mut cuts: Vec<Vec<u64>> = vec![Vec::new(); obj.sections.len()];
         for f in &functions {
             cuts[f.section].push(f.start);
             cuts[f.section].push(f.end);
         }
-        let alt_table = obj.alt_instructions(rules.alt_layouts(obj.machine));
         let mut alts = Alternatives::build(
             obj,
             &alt_table.entries,
@@ -107,24 +123,55 @@ impl<'a> Model<'a> {
             .enumerate()
             .map(|(i, f)| ((f.section, f.start), i))
             .collect();
-        let code: Vec<Option<SectionCode>> = obj
-            .sections
-            .par_iter()
-            .map(|s| {
-                s.is_exec().then(|| {
-                    crate::timing::time(crate::timing::Phase::Decode, || {
-                        decode::decode_section(
-                            obj,
-                            dec,
-                            s.index,
-                            &cuts[s.index],
-                            &starts,
-                            rules.noreturn_syscalls(obj.machine),
-                        )
+        let decode_all = || -> Vec<Option<SectionCode>> {
+            obj.sections
+                .par_iter()
+                .map(|s| {
+                    s.is_exec().then(|| {
+                        crate::timing::time(crate::timing::Phase::Decode, || {
+                            decode::decode_section(
+                                obj,
+                                dec,
+                                s.index,
+                                &cuts[s.index],
+                                &starts,
+                                rules.noreturn_syscalls(obj.machine),
+                            )
+                        })
                     })
                 })
-            })
-            .collect();
+                .collect()
+        };
+        let of_symbols = || {
+            let sym_flags = thunks::symbol_flags(obj, rules);
+            let flagged_at: FxHashMap<(usize, u64), usize> = obj
+                .symbols
+                .iter()
+                .filter(|s| sym_flags.get(s.index).is_some_and(|&f| f != 0))
+                .filter_map(|s| Some(((s.section_index()?, s.value), s.index)))
+                .collect();
+            let symbol_starts: rustc_hash::FxHashSet<(usize, u64)> = obj
+                .symbols
+                .iter()
+                .filter(|s| {
+                    s.index != 0
+                        && matches!(s.st_type, 0 | 2)
+                        && !s.name.is_empty()
+                        && !s.name.starts_with(".L")
+                        && !s.name.starts_with('$')
+                })
+                .filter_map(|s| Some((s.section_index()?, s.value)))
+                .collect();
+            let listed_noreturn = noreturn::listed_noreturn(
+                obj,
+                rules.noreturn(obj.machine),
+                &crate::elf::dwarf::noreturn_names(obj),
+            );
+            (sym_flags, flagged_at, symbol_starts, listed_noreturn)
+        };
+        let (code, (sym_flags, flagged_at, symbol_starts, listed_noreturn)) =
+            rayon::join(decode_all, of_symbols);
+        decoded();
         alts.mark_uaccess_exclusive(&code);
         let mut functions = functions;
         for f in functions.iter_mut() {
@@ -143,13 +190,6 @@ impl<'a> Model<'a> {
         let special = special::Special::build(obj, &code, &alts, &rules.special);
         let mut code = code;
         special.unmark_plain(&mut code);
-        let sym_flags = thunks::symbol_flags(obj, rules);
-        let flagged_at = obj
-            .symbols
-            .iter()
-            .filter(|s| sym_flags.get(s.index).is_some_and(|&f| f != 0))
-            .filter_map(|s| Some(((s.section_index()?, s.value), s.index)))
-            .collect();
         let mut m = Model {
             obj,
             dec,
@@ -159,11 +199,7 @@ impl<'a> Model<'a> {
             exports_asked: false,
             functions,
             starts,
-            listed_noreturn: noreturn::listed_noreturn(
-                obj,
-                rules.noreturn(obj.machine),
-                &crate::elf::dwarf::noreturn_names(obj),
-            ),
+            listed_noreturn,
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
             jump_tables: std::sync::OnceLock::new(),
@@ -172,18 +208,7 @@ impl<'a> Model<'a> {
             sym_flags,
             flagged_at,
             indirect_jumps_leave: rules.indirect_jumps_leave(obj.machine),
-            symbol_starts: obj
-                .symbols
-                .iter()
-                .filter(|s| {
-                    s.index != 0
-                        && matches!(s.st_type, 0 | 2)
-                        && !s.name.is_empty()
-                        && !s.name.starts_with(".L")
-                        && !s.name.starts_with('$')
-                })
-                .filter_map(|s| Some((s.section_index()?, s.value)))
-                .collect(),
+            symbol_starts,
             alts,
         };
         m.infer_noreturn();

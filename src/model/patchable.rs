@@ -521,13 +521,15 @@ impl Patchable {
                 .enumerate()
                 .flat_map_iter(|(c, run)| {
                     run.iter().enumerate().filter_map(move |(j, ins)| {
-                        if ins.kind != Kind::Trap || !dec.kcfi_trap(&data[ins.offset() as usize..])
-                        {
+                        if !ins.is_kcfi_trap() {
                             return None;
                         }
                         let t = c * INSN_CHUNK + j;
                         (t.saturating_sub(8)..t).rev().find_map(|k| {
                             let l = &code.insns[k];
+                            if !l.is_kcfi_hash_load() {
+                                return None;
+                            }
                             let bytes = &data[l.offset() as usize..l.end() as usize];
                             dec.kcfi_hash_load(bytes).map(|h| HashCheck {
                                 section: sec,
