@@ -1301,6 +1301,19 @@ mod tests {
         // brk #0x8228 (kCFI, target x8, type w17) vs brk #0x800 (BUG)
         assert!(Arm64.kcfi_trap(&0xd4304500u32.to_le_bytes()));
         assert!(!Arm64.kcfi_trap(&0xd4210000u32.to_le_bytes()));
+        // Told at decode: the trap and the hash load, not a BUG's brk.
+        let mut v = Vec::new();
+        let words = [0xd4304500u32, 0xd4210000, 0xb85f4110, 0xd503201f];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        Arm64.decode(&bytes, 0, &mut v);
+        let flags: Vec<(bool, bool)> = v
+            .iter()
+            .map(|i| (i.is_kcfi_trap(), i.is_kcfi_hash_load()))
+            .collect();
+        assert_eq!(
+            flags,
+            [(true, false), (false, false), (false, true), (false, false)]
+        );
         // ldur w16, [x8, #-0xc] (clang-19 kCFI check with 4,2 prefix)
         assert_eq!(
             Arm64.kcfi_hash_load(&0xb85f4110u32.to_le_bytes()),

@@ -628,6 +628,38 @@ mod tests {
     }
 
     #[test]
+    fn kcfi_traps_and_hash_loads_are_told_at_decode() {
+        // ud2; int3; add -0x4(%r11),%r10d; cmpl $0x12345678,-0x4(%rax);
+        // add 0x4(%r11),%r10d (reads after the target: no hash)
+        let bytes = [
+            0x0f, 0x0b, 0xcc, 0x45, 0x03, 0x53, 0xfc, 0x81, 0x78, 0xfc, 0x78, 0x56, 0x34, 0x12,
+            0x45, 0x03, 0x53, 0x04,
+        ];
+        let mut v = Vec::new();
+        X86.decode(&bytes, 0, &mut v);
+        let flags: Vec<(bool, bool)> = v
+            .iter()
+            .map(|i| (i.is_kcfi_trap(), i.is_kcfi_hash_load()))
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                (true, false),
+                (false, false),
+                (false, true),
+                (false, true),
+                (false, false)
+            ]
+        );
+        // The flag agrees with the reader of the bytes.
+        for i in &v {
+            let b = &bytes[i.offset() as usize..i.end() as usize];
+            assert_eq!(X86.kcfi_hash_load(b).is_some(), i.is_kcfi_hash_load());
+            assert_eq!(X86.kcfi_trap(b), i.is_kcfi_trap());
+        }
+    }
+
+    #[test]
     fn classifies_uaccess_and_virtualisation() {
         assert_eq!(kinds(&[0x0f, 0x01, 0xcb]), [Kind::UaccessOpen]); // stac
         assert_eq!(kinds(&[0x0f, 0x01, 0xca]), [Kind::UaccessClose]); // clac
