@@ -97,7 +97,8 @@ fn classify(i: &Instruction) -> Kind {
 
 /// What [`classify`] and [`stack_ops`] need of an instruction that depends
 /// on its opcode alone (`Code`), worked out once per opcode and kept: the
-/// kind, whether it may have stack operations, whether it is a `lea`.
+/// kind, whether it may have stack operations, whether it is a `lea`,
+/// whether it may be part of a kCFI check (`ud2`, [`hash_load`]'s opcodes).
 /// Decoding asks for each instruction, and most opcodes recur millions of times.
 struct CodeInfo {
     cache: [AtomicU8; CODES],
@@ -106,39 +107,41 @@ struct CodeInfo {
 const CODES: usize = 1 << 13;
 const MAY_STACK: u8 = 0x80;
 const LEA: u8 = 0x40;
-const KIND_MASK: u8 = 0x3f;
+const KCFI: u8 = 0x20;
+const KIND_MASK: u8 = 0x1f;
 
 static CODE_INFO: CodeInfo = CodeInfo {
     cache: [const { AtomicU8::new(0) }; CODES],
 };
 
 impl CodeInfo {
-    /// `(kind, may have stack operations, is a lea)` of a decoded instruction.
+    /// `(kind, may have stack operations, is a lea, may be part of a kCFI
+    /// check)` of a decoded instruction.
     #[inline]
-    fn of(&self, i: &Instruction) -> (Kind, bool, bool) {
+    fn of(&self, i: &Instruction) -> (Kind, bool, bool, bool) {
         let code = i.code() as usize;
         let Some(slot) = self.cache.get(code) else {
             return (
                 classify(i),
                 may_stack(i.code()),
                 i.mnemonic() == Mnemonic::Lea,
+                may_be_kcfi(i.code()),
             );
         };
         let mut v = slot.load(Ordering::Relaxed);
         if v == 0 {
+            let flag = |b: bool, f: u8| if b { f } else { 0 };
             v = kind_code(classify(i))
-                | if may_stack(i.code()) { MAY_STACK } else { 0 }
-                | if i.mnemonic() == Mnemonic::Lea {
-                    LEA
-                } else {
-                    0
-                };
+                | flag(may_stack(i.code()), MAY_STACK)
+                | flag(i.mnemonic() == Mnemonic::Lea, LEA)
+                | flag(may_be_kcfi(i.code()), KCFI);
             slot.store(v, Ordering::Relaxed);
         }
         (
             kind_of_code(v & KIND_MASK),
             v & MAY_STACK != 0,
             v & LEA != 0,
+            v & KCFI != 0,
         )
     }
 }
@@ -417,7 +420,7 @@ impl Decoder for X86 {
                 dec.set_ip(offset + 1);
                 continue;
             }
-            let (kind, may_stack, lea) = CODE_INFO.of(&ins);
+            let (kind, may_stack, lea, kcfi) = CODE_INFO.of(&ins);
             let imm_target = match kind {
                 Kind::Call | Kind::Jump | Kind::CondJump => Some(ins.near_branch_target()),
                 // lea disp(%rip), reg: computes an address in this section
@@ -428,10 +431,12 @@ impl Decoder for X86 {
                 _ => None,
             };
             let mut insn = Insn::new(offset, ins.len() as u8, kind, imm_target);
-            if kind == Kind::Trap && self.kcfi_trap(&bytes[pos..]) {
-                insn = insn.with_kcfi_trap();
-            } else if hash_load_opcode(&bytes[pos..]).is_some() && hash_load(&ins).is_some() {
-                insn = insn.with_kcfi_hash_load();
+            if kcfi {
+                if kind == Kind::Trap && self.kcfi_trap(&bytes[pos..]) {
+                    insn = insn.with_kcfi_trap();
+                } else if hash_load_opcode(&bytes[pos..]).is_some() && hash_load(&ins).is_some() {
+                    insn = insn.with_kcfi_hash_load();
+                }
             }
             if may_stack && let Some(t) = ops.as_deref_mut() {
                 let before = t.len();
@@ -588,6 +593,12 @@ impl Decoder for X86 {
     }
 }
 
+/// The opcodes of a kCFI check: the trap, and the hash loads
+/// ([`hash_load`]; `add` and `cmp` of 32 bits from memory).
+fn may_be_kcfi(c: Code) -> bool {
+    matches!(c, Code::Ud2 | Code::Add_r32_rm32 | Code::Cmp_rm32_imm32)
+}
+
 /// kCFI checks read the type hash with `add -K(%reg),%r10d` or `cmp
 /// $hash,-K(%reg)` / `cmpl $hash,-K(%reg)`: opcode 03 or 81 after at most a
 /// REX prefix, told before decoding.
@@ -603,8 +614,13 @@ fn hash_load_opcode(bytes: &[u8]) -> Option<()> {
 /// The hash load of a decoded instruction with [`hash_load_opcode`]: 32
 /// bits read from just before the call target.
 fn hash_load(ins: &Instruction) -> Option<HashLoad> {
-    let mem_op = (0..ins.op_count()).position(|k| ins.op_kind(k) == OpKind::Memory)?;
+    // Asked of every `add` at decode: the displacement first (0 without a
+    // memory operand).
     let d = ins.memory_displacement64() as i64;
+    if !(-64..0).contains(&d) {
+        return None;
+    }
+    let mem_op = (0..ins.op_count()).position(|k| ins.op_kind(k) == OpKind::Memory)?;
     let reads32 = ins.memory_size().size() == 4;
     let base_ok = ins.memory_base() != Register::None
         && ins.memory_base() != Register::RIP
@@ -614,7 +630,7 @@ fn hash_load(ins: &Instruction) -> Option<HashLoad> {
         Mnemonic::Cmp => mem_op == 0 && ins.op1_kind() == OpKind::Immediate32,
         _ => false,
     };
-    (ok && reads32 && base_ok && (-64..0).contains(&d)).then_some(HashLoad { disp: d })
+    (ok && reads32 && base_ok).then_some(HashLoad { disp: d })
 }
 
 #[cfg(test)]
