@@ -169,7 +169,7 @@ fn listed_in(obj: &Object, name: &str) -> (Option<usize>, HashSet<(usize, u64)>)
     if let Some(s) = sec {
         for r in obj.relocs(s) {
             // PC-relative entry: target = S + A.
-            if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) {
+            if let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) {
                 out.insert((section, offset));
             }
         }

@@ -375,7 +375,7 @@ mod real {
             let mut sealed = BTreeSet::new();
             for &s in obj.sections_named(".ibt_endbr_seal") {
                 for r in obj.relocs(s) {
-                    if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) {
                         sealed.insert((section, offset));
                     }
                 }

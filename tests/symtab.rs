@@ -326,7 +326,7 @@ fn seal_fixtures_both_modes_both_arches() {
             let mut got: Vec<(usize, u64)> = s
                 .relocs(idx)
                 .iter()
-                .map(|r| match s.resolve(r.sym(), r.addend) {
+                .map(|r| match s.resolve(r.sym(), s.addend(r)) {
                     objlint::elf::Place::Local { section, offset } => (section, offset),
                     p => panic!("{p:?}"),
                 })

@@ -297,7 +297,8 @@ pub fn analyze(cx: &Ctx) -> Facts {
     for (k, name) in lists.iter().enumerate() {
         for &s in obj.sections_named(name) {
             for r in obj.relocs(s) {
-                if let crate::elf::Place::Local { section, offset } = obj.resolve(r.sym(), r.addend)
+                if let crate::elf::Place::Local { section, offset } =
+                    obj.resolve(r.sym(), obj.addend(r))
                 {
                     listed.insert((section, offset, k));
                 }

@@ -23,15 +23,15 @@ pub fn places(obj: &Object, name: &str, layout: Layout) -> Vec<(usize, u64)> {
         let data = obj.section_data(sec);
         for r in obj.relocs(sec) {
             if let Layout::Typed(want) = layout {
-                let at = r.offset as usize;
+                let at = r.offset() as usize;
                 let ty = data
                     .get(at + 4..at + 8)
                     .map(|b| u32::from_le_bytes(b.try_into().unwrap()));
-                if r.offset % 8 != 0 || ty != Some(want) {
+                if r.offset() % 8 != 0 || ty != Some(want) {
                     continue;
                 }
             }
-            if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) {
+            if let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) {
                 out.push((section, offset));
             }
         }

@@ -107,10 +107,10 @@ impl Object<'_> {
             }
         };
         for r in self.relocs(sec) {
-            if let Place::Local { section, offset } = self.resolve(r.sym(), r.addend)
+            if let Place::Local { section, offset } = self.resolve(r.sym(), self.addend(r))
                 && section == sec
             {
-                let at = r.offset as usize;
+                let at = r.offset() as usize;
                 if let Some(b) = data.get_mut(at..at + 4) {
                     b.copy_from_slice(&(offset as u32).to_le_bytes());
                 }
@@ -167,8 +167,8 @@ impl Object<'_> {
         let at = |field: u64| {
             relocs
                 .iter()
-                .find(|r| r.offset == field)
-                .map(|r| self.resolve(r.sym(), r.addend))
+                .find(|r| r.offset() == field)
+                .map(|r| self.resolve(r.sym(), self.addend(r)))
         };
         let bases = BaseAddresses::default().set_eh_frame(0).set_text(0);
         let mut s = EhFrame::new(data, LittleEndian);
@@ -239,8 +239,8 @@ impl Object<'_> {
             let field = fde.offset() as u64 + 8;
             let Some(place) = relocs
                 .iter()
-                .find(|r| r.offset == field)
-                .map(|r| self.resolve(r.sym(), r.addend))
+                .find(|r| r.offset() == field)
+                .map(|r| self.resolve(r.sym(), self.addend(r)))
             else {
                 t.errors.push(format!(
                     "FDE at {:#x}: no relocation names its code",

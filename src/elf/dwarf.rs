@@ -160,7 +160,7 @@ const R_AARCH64_ABS32: u32 = 258;
 /// read, or do not matter for line tables.
 fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
     for r in obj.relocs(section) {
-        let width = match (obj.machine, r.r_type) {
+        let width = match (obj.machine, r.r_type()) {
             (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
             (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => {
                 4
@@ -174,8 +174,8 @@ fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
             Some(sec) => bases[sec].wrapping_add(sym.value),
             None => sym.value,
         };
-        let v = s.wrapping_add(r.addend as u64);
-        let at = r.offset as usize;
+        let v = s.wrapping_add(obj.addend(r) as u64);
+        let at = r.offset() as usize;
         let Some(dst) = buf.get_mut(at..at.saturating_add(width)) else {
             continue;
         };

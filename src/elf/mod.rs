@@ -147,19 +147,64 @@ impl Symbol<'_> {
     }
 }
 
+/// A relocation in 16 bytes (vmlinux.o has nearly a million; 24 bytes
+/// each were a tenth of its peak memory): the offset in 32 bits (sections
+/// are at most 4 GiB), the symbol index in 32 as in `r_info`, the type in
+/// 16 (both psABIs' types are under 2,048), the addend in 48 bits, or for
+/// the rare wider one ([`Object::addend`]) an index into the object's
+/// table of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reloc {
-    /// Offset in the section the relocation applies to.
-    pub offset: u64,
-    pub addend: i64,
-    /// The symbol's index (32 bits as in `r_info`: 24 bytes a relocation,
-    /// not 32; vmlinux.o has nearly a million).
-    pub sym: u32,
-    pub r_type: u32,
+    at: u32,
+    sym: u32,
+    addend_lo: u32,
+    /// The addend's bits above 32, or [`WIDE`].
+    addend_hi: i16,
+    ty: u16,
 }
 
+/// A relocation section as read: the section it applies to, its
+/// relocations, and their addends past 48 bits (numbered from 0).
+type RelocTable = (usize, Vec<Reloc>, Vec<i64>);
+
+/// `addend_hi` of a relocation whose addend is in [`Object::wide_addends`].
+const WIDE: i16 = i16::MIN;
+
+/// Stands for a relocation type that does not fit in 16 bits: no type of
+/// either psABI, so it is as unknown as the type it replaces.
+pub const R_TYPE_UNKNOWN: u32 = 0xffff;
+
 impl Reloc {
+    /// A relocation, if its offset fits in 32 bits; an addend that does not
+    /// fit in 48 goes into `wide` (its index into it is kept).
+    fn new(offset: u64, r_type: u32, sym: u32, addend: i64, wide: &mut Vec<i64>) -> Option<Reloc> {
+        let at = u32::try_from(offset).ok()?;
+        let (addend_lo, addend_hi) = match i16::try_from(addend >> 32) {
+            Ok(hi) if hi != WIDE => (addend as u32, hi),
+            _ => {
+                wide.push(addend);
+                (u32::try_from(wide.len() - 1).ok()?, WIDE)
+            }
+        };
+        Some(Reloc {
+            at,
+            sym,
+            addend_lo,
+            addend_hi,
+            ty: u16::try_from(r_type).unwrap_or(R_TYPE_UNKNOWN as u16),
+        })
+    }
+    /// Offset in the section the relocation applies to.
+    #[inline]
+    pub fn offset(&self) -> u64 {
+        u64::from(self.at)
+    }
+    #[inline]
+    pub fn r_type(&self) -> u32 {
+        u32::from(self.ty)
+    }
     /// The symbol's index into [`Object::symbols`].
+    #[inline]
     pub fn sym(&self) -> usize {
         self.sym as usize
     }
@@ -205,6 +250,8 @@ pub struct Object<'a> {
     /// `e_shstrndx` as stored.
     pub raw_shstrndx: u16,
     relocs: Vec<Vec<Reloc>>,
+    /// The addends of relocations that need more than 48 bits.
+    wide_addends: Vec<i64>,
     reloc_sections: Vec<Vec<usize>>,
     mapping: Vec<Vec<(u64, Mapping)>>,
     by_name: HashMap<String, Vec<usize>>,
@@ -413,6 +460,7 @@ impl<'a> Object<'a> {
             raw_shnum: header.e_shnum,
             raw_shstrndx: header.e_shstrndx,
             relocs: vec![Vec::new(); sections.len()],
+            wide_addends: Vec::new(),
             reloc_sections: vec![Vec::new(); sections.len()],
             mapping: vec![Vec::new(); sections.len()],
             by_name: HashMap::default(),
@@ -527,15 +575,26 @@ impl<'a> Object<'a> {
         // Each table on its own (vmlinux.o has a million relocations); the
         // first error in section order is the one reported.
         let this = &*self;
-        let read: Vec<Option<(usize, Vec<Reloc>)>> = tables
+        let read: Vec<Option<RelocTable>> = tables
             .par_iter()
             .map(|&i| this.read_reloc_section(i))
             .collect::<Result<_, _>>()?;
-        for (i, (target, v)) in tables
+        for (i, (target, mut v, wide)) in tables
             .into_iter()
             .zip(read)
             .filter_map(|(i, r)| Some((i, r?)))
         {
+            // Each table's wide addends were numbered from 0.
+            if !wide.is_empty() {
+                let base = self.wide_addends.len();
+                if u32::try_from(base + wide.len()).is_err() {
+                    return err("more than 2^32 relocation addends past 48 bits");
+                }
+                for r in v.iter_mut().filter(|r| r.addend_hi == WIDE) {
+                    r.addend_lo += base as u32;
+                }
+                self.wide_addends.extend(wide);
+            }
             self.reloc_sections[target].push(i);
             let slot = &mut self.relocs[target];
             if slot.is_empty() {
@@ -547,13 +606,13 @@ impl<'a> Object<'a> {
         self.relocs
             .par_iter_mut()
             .filter(|v| v.len() > 1)
-            .for_each(|v| v.sort_by_key(|r| r.offset));
+            .for_each(|v| v.sort_by_key(|r| r.offset()));
         Ok(())
     }
 
     /// The relocations of relocation section `i` and the section they apply
     /// to; `None` for a dynamic-style table (no target section).
-    fn read_reloc_section(&self, i: usize) -> Result<Option<(usize, Vec<Reloc>)>, ElfError> {
+    fn read_reloc_section(&self, i: usize) -> Result<Option<RelocTable>, ElfError> {
         let nsec = self.sections.len();
         let s = &self.sections[i];
         let is_rela = s.sh_type == SHT_RELA;
@@ -592,6 +651,7 @@ impl<'a> Object<'a> {
         let word =
             |e: &[u8], at: usize| u64::from_le_bytes(e[at..at + 8].try_into().expect("8 bytes"));
         let mut v = Vec::with_capacity(bytes.len() / esz as usize);
+        let mut wide = Vec::new();
         for e in bytes.chunks_exact(esz as usize) {
             let (offset, info) = (word(e, 0), word(e, 8));
             let sym = (info >> 32) as u32;
@@ -606,14 +666,15 @@ impl<'a> Object<'a> {
                     "relocation in {name} at {offset:#x} names symbol {sym} of {nsyms}"
                 ));
             }
-            v.push(Reloc {
-                offset,
-                r_type: info as u32,
-                sym,
-                addend: if is_rela { word(e, 16) as i64 } else { 0 },
-            });
+            let addend = if is_rela { word(e, 16) as i64 } else { 0 };
+            let Some(r) = Reloc::new(offset, info as u32, sym, addend, &mut wide) else {
+                return err(format!(
+                    "relocation in {name} at {offset:#x}: offsets past 4 GiB are not supported"
+                ));
+            };
+            v.push(r);
         }
-        Ok(Some((target, v)))
+        Ok(Some((target, v, wide)))
     }
 
     fn read_mapping_symbols(&mut self) {
@@ -674,6 +735,16 @@ impl<'a> Object<'a> {
             .collect()
     }
 
+    /// A relocation's addend.
+    #[inline]
+    pub fn addend(&self, r: &Reloc) -> i64 {
+        if r.addend_hi == WIDE {
+            self.wide_addends[r.addend_lo as usize]
+        } else {
+            (i64::from(r.addend_hi) << 32) | i64::from(r.addend_lo)
+        }
+    }
+
     /// Relocations applying to a section, sorted by offset.
     pub fn relocs(&self, section: usize) -> &[Reloc] {
         &self.relocs[section]
@@ -682,8 +753,8 @@ impl<'a> Object<'a> {
     /// Relocations applying to `[start, end)` of a section.
     pub fn relocs_in(&self, section: usize, start: u64, end: u64) -> &[Reloc] {
         let v = &self.relocs[section];
-        let lo = v.partition_point(|r| r.offset < start);
-        let hi = v.partition_point(|r| r.offset < end);
+        let lo = v.partition_point(|r| r.offset() < start);
+        let hi = v.partition_point(|r| r.offset() < end);
         &v[lo..hi]
     }
 
@@ -795,5 +866,52 @@ impl<'a> Object<'a> {
             p = desc_end.div_ceil(8) * 8;
         }
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relocations_round_trip_in_16_bytes() {
+        assert_eq!(std::mem::size_of::<Reloc>(), 16);
+        let data = std::fs::read("testdata/examples/bti-arm64.o").unwrap();
+        let mut obj = Object::parse(&data).unwrap();
+        let mut wide = Vec::new();
+        let addends = [
+            0,
+            -4,
+            i64::from(i32::MAX) + 1,
+            i64::from(i32::MIN) - 1,
+            // The direct map's base, a 48-bit canonical address.
+            0xffff_8880_0000_0000_u64 as i64,
+            (1 << 47) - 1,
+            // Wider (and the lowest 2^32 of 48 bits, whose high half is
+            // the mark): kept aside, exactly.
+            -(1 << 47),
+            1 << 47,
+            -(1 << 47) - 1,
+            i64::MAX,
+            i64::MIN,
+            1 << 50,
+        ];
+        let rs: Vec<Reloc> = addends
+            .iter()
+            .map(|&a| Reloc::new(0xffff_fff0, 2, 7, a, &mut wide).expect("fits"))
+            .collect();
+        assert_eq!(wide.len(), 6);
+        obj.wide_addends = wide;
+        for (r, &a) in rs.iter().zip(&addends) {
+            assert_eq!(
+                (r.offset(), r.r_type(), r.sym(), obj.addend(r)),
+                (0xffff_fff0, 2, 7, a)
+            );
+        }
+        assert_eq!(Reloc::new(1 << 32, 2, 7, 0, &mut Vec::new()), None);
+        // arm64's largest type fits; a type no psABI has stays unknown.
+        let ty = |t| Reloc::new(0, t, 0, 0, &mut Vec::new()).map(|r| r.r_type());
+        assert_eq!(ty(1032), Some(1032));
+        assert_eq!(ty(0x1_0002), Some(R_TYPE_UNKNOWN));
     }
 }

@@ -143,15 +143,15 @@ impl Object<'_> {
         let relocs = self.relocs(ip);
         let mut r = 0;
         for k in 0..n {
-            while r < relocs.len() && relocs[r].offset < k * 4 {
+            while r < relocs.len() && relocs[r].offset() < k * 4 {
                 r += 1;
             }
-            let Some(rel) = relocs.get(r).filter(|x| x.offset == k * 4) else {
+            let Some(rel) = relocs.get(r).filter(|x| x.offset() == k * 4) else {
                 t.unresolved += 1;
                 continue;
             };
             let e = OrcEntry::parse(&data[(k * OrcEntry::SIZE) as usize..][..6]);
-            match self.resolve(rel.sym(), rel.addend) {
+            match self.resolve(rel.sym(), self.addend(rel)) {
                 Place::Local { section, offset } => t.rows[section].push((offset, e)),
                 _ => t.unresolved += 1,
             }

@@ -77,7 +77,7 @@ impl Object<'_> {
                     && relocs.len() as u64 == 2 * (size / l.size)
                     && relocs.chunks(2).enumerate().all(|(k, pair)| {
                         let base = k as u64 * l.size;
-                        let mut offs = [pair[0].offset, pair[1].offset];
+                        let mut offs = [pair[0].offset(), pair[1].offset()];
                         offs.sort_unstable();
                         let mut want = [base + l.orig, base + l.repl];
                         want.sort_unstable();
@@ -100,8 +100,8 @@ impl Object<'_> {
                 let pair = &relocs[2 * k as usize..2 * k as usize + 2];
                 let place = |field: u64| {
                     pair.iter()
-                        .find(|r| r.offset == base + field)
-                        .map(|r| self.resolve(r.sym(), r.addend))
+                        .find(|r| r.offset() == base + field)
+                        .map(|r| self.resolve(r.sym(), self.addend(r)))
                         .unwrap_or(Place::Other)
                 };
                 let raw = u16_at(data, base + layout.feature).unwrap_or(0);
@@ -198,12 +198,12 @@ impl Object<'_> {
             let mut places = Vec::with_capacity(refs.len());
             for &field in refs {
                 let at = base + field;
-                let i = relocs.partition_point(|r| r.offset < at);
+                let i = relocs.partition_point(|r| r.offset() < at);
                 let r = relocs
                     .get(i)
-                    .filter(|r| r.offset == at)
+                    .filter(|r| r.offset() == at)
                     .ok_or_else(|| format!("entry {k} has no relocation at {at:#x}"))?;
-                places.push(self.resolve(r.sym(), r.addend));
+                places.push(self.resolve(r.sym(), self.addend(r)));
             }
             out.push(RefEntry {
                 section: sec,

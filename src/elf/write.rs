@@ -759,9 +759,9 @@ pub fn verify(old: &Object, new: &Object, rw: &Rewritten, edits: &Edits) -> Resu
         let b = new.relocs(i);
         let same = a.len() == b.len()
             && a.iter().zip(b).all(|(x, y)| {
-                x.offset == y.offset
-                    && x.r_type == y.r_type
-                    && x.addend == y.addend
+                x.offset() == y.offset()
+                    && x.r_type() == y.r_type()
+                    && old.addend(x) == new.addend(y)
                     && rw.sym_map.get(x.sym()) == Some(&y.sym())
             });
         if !same {
@@ -792,7 +792,7 @@ pub fn verify(old: &Object, new: &Object, rw: &Rewritten, edits: &Edits) -> Resu
             .iter()
             .map(|r| {
                 let t = &new.symbols[r.sym()];
-                (r.offset, r.r_type, r.addend, t.section_index())
+                (r.offset(), r.r_type(), new.addend(r), t.section_index())
             })
             .collect();
         want.sort_unstable();

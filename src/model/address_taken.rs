@@ -447,23 +447,23 @@ impl Classifier<'_, '_> {
         let code = m.section_code(sec);
         // The instruction holding each relocation (relocs are sorted).
         let mut k = match (code, relocs.first()) {
-            (Some(c), Some(r)) => c.insns.partition_point(|i| i.end() <= r.offset),
+            (Some(c), Some(r)) => c.insns.partition_point(|i| i.end() <= r.offset()),
             _ => 0,
         };
         for r in relocs {
             let insn = code.and_then(|c| {
-                while k < c.insns.len() && c.insns[k].end() <= r.offset {
+                while k < c.insns.len() && c.insns[k].end() <= r.offset() {
                     k += 1;
                 }
-                c.insns.get(k).filter(|i| i.offset() <= r.offset)
+                c.insns.get(k).filter(|i| i.offset() <= r.offset())
             });
-            let bias = match m.dec.reloc_use(insn, r.offset, r.r_type) {
+            let bias = match m.dec.reloc_use(insn, r.offset(), r.r_type()) {
                 RelocUse::Address(b) => b,
                 RelocUse::Branch(_) | RelocUse::Partial => continue,
             };
-            match obj.resolve(r.sym(), r.addend.wrapping_add(bias)) {
+            match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias)) {
                 Place::Local { section, offset } => {
-                    let from = (sec, r.offset, insn.map(|i| i.offset()));
+                    let from = (sec, r.offset(), insn.map(|i| i.offset()));
                     let sym = &obj.symbols[r.sym()];
                     let named = (sym.st_type != STT_SECTION).then_some(Named {
                         at_target: sym.value == offset,
@@ -478,7 +478,7 @@ impl Classifier<'_, '_> {
                             sym,
                             addend,
                             from_section: sec,
-                            reloc_offset: r.offset,
+                            reloc_offset: r.offset(),
                             insn: insn.map(|i| i.offset()),
                         });
                     }

@@ -252,7 +252,7 @@ fn resolve_branches(
         .enumerate()
         .map(|(c, part)| {
             // Relocations and instructions are both in offset order: one cursor.
-            let mut r0 = relocs.partition_point(|r| r.offset < part[0].offset());
+            let mut r0 = relocs.partition_point(|r| r.offset() < part[0].offset());
             let mut kinds = 0;
             let mut far = Vec::new();
             let mut transfers = Vec::with_capacity(part.len() / 4);
@@ -270,15 +270,15 @@ fn resolve_branches(
                     links.push(NO_LINK);
                     continue;
                 }
-                while r0 < relocs.len() && relocs[r0].offset < ins.offset() {
+                while r0 < relocs.len() && relocs[r0].offset() < ins.offset() {
                     r0 += 1;
                 }
                 let mut dest = Dest::None;
                 let mut relocated = false;
-                for r in relocs[r0..].iter().take_while(|r| r.offset < ins.end()) {
-                    if let Some(bias) = dec.branch_reloc_bias(ins, r.offset, r.r_type) {
+                for r in relocs[r0..].iter().take_while(|r| r.offset() < ins.end()) {
+                    if let Some(bias) = dec.branch_reloc_bias(ins, r.offset(), r.r_type()) {
                         relocated = true;
-                        dest = match obj.resolve(r.sym(), r.addend.wrapping_add(bias)) {
+                        dest = match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias)) {
                             Place::Local { section, offset } => Dest::Local { section, offset },
                             Place::External { sym, .. } => Dest::External { sym },
                             Place::Other => Dest::None,

@@ -226,9 +226,9 @@ fn references(m: &Model, sec: usize) -> Vec<u64> {
         .collect();
     for s in 0..obj.sections.len() {
         for r in obj.relocs(s) {
-            let addend = match m.dec.reloc_use(None, r.offset, r.r_type) {
-                RelocUse::Address(bias) => r.addend + bias,
-                _ => r.addend,
+            let addend = match m.dec.reloc_use(None, r.offset(), r.r_type()) {
+                RelocUse::Address(bias) => obj.addend(r) + bias,
+                _ => obj.addend(r),
             };
             if let Place::Local { section, offset } = obj.resolve(r.sym(), addend)
                 && section == sec
@@ -263,13 +263,17 @@ fn locate(m: &Model, fi: usize, tj: &crate::arch::TableJump) -> Option<(usize, u
                 let insn = code.insns.get(code.index_at(at)?)?;
                 obj.relocs_in(f.section, insn.offset(), insn.end())
                     .iter()
-                    .find_map(|r| match m.dec.reloc_use(Some(insn), r.offset, r.r_type) {
-                        RelocUse::Address(bias) => match obj.resolve(r.sym(), r.addend + bias) {
-                            Place::Local { section, offset } => Some((section, offset)),
+                    .find_map(
+                        |r| match m.dec.reloc_use(Some(insn), r.offset(), r.r_type()) {
+                            RelocUse::Address(bias) => {
+                                match obj.resolve(r.sym(), obj.addend(r) + bias) {
+                                    Place::Local { section, offset } => Some((section, offset)),
+                                    _ => None,
+                                }
+                            }
                             _ => None,
                         },
-                        _ => None,
-                    })
+                    )
             };
             let place = names(tj.table_insn)?;
             let others = &tj.same_as;
@@ -464,8 +468,8 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                         if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
                             return None;
                         }
-                        let mut off = sym.value.wrapping_add(r.addend as u64);
-                        if x86 && r.r_type == R_X86_64_PC32 {
+                        let mut off = sym.value.wrapping_add(obj.addend(r) as u64);
+                        if x86 && r.r_type() == R_X86_64_PC32 {
                             off = off.wrapping_add(4);
                         }
                         let fi_insns = &code.insns[range.clone()];
@@ -476,7 +480,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                             k - range.start,
                         ) as u64);
                         let first = obj.relocs_in(ts, off, off + 1).first()?;
-                        match obj.resolve(first.sym(), first.addend) {
+                        match obj.resolve(first.sym(), obj.addend(first)) {
                             Place::Local { section, offset }
                                 if section == f.section && offset >= f.start && offset < f.end =>
                             {
@@ -519,25 +523,25 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             && obj
                 .relocs_in(ts, off, off + 1)
                 .first()
-                .is_some_and(|r| r.r_type == R_X86_64_PC32);
+                .is_some_and(|r| r.r_type() == R_X86_64_PC32);
         for r in obj.relocs_in(ts, off, obj.sections[ts].size) {
-            if r.offset != at || (at != off && starts.contains(&(ts, at))) {
+            if r.offset() != at || (at != off && starts.contains(&(ts, at))) {
                 break;
             }
             let kind_ok = if relative {
-                r.r_type == R_X86_64_PC32
+                r.r_type() == R_X86_64_PC32
             } else if x86 {
-                matches!(r.r_type, R_X86_64_64 | R_X86_64_32S)
+                matches!(r.r_type(), R_X86_64_64 | R_X86_64_32S)
             } else {
-                r.r_type == R_AARCH64_ABS64
+                r.r_type() == R_AARCH64_ABS64
             };
             if !kind_ok {
                 break;
             }
             let addend = if relative {
-                r.addend.wrapping_sub((at - off) as i64)
+                obj.addend(r).wrapping_sub((at - off) as i64)
             } else {
-                r.addend
+                obj.addend(r)
             };
             match obj.resolve(r.sym(), addend) {
                 // A function pointer in an adjacent object.

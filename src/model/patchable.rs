@@ -221,7 +221,7 @@ impl Patchable {
         for name in &rules.mcount_sections {
             for &sec in obj.sections_named(name) {
                 for r in obj.relocs(sec) {
-                    if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) {
                         p.mcount.push((section, offset));
                     }
                 }
@@ -254,14 +254,14 @@ impl Patchable {
                     let p = &p;
                     (from..to).map(move |k| {
                         let off = k * 8;
-                        let lo = relocs.partition_point(|r| r.offset < off);
-                        let target = match relocs.get(lo).filter(|r| r.offset == off) {
+                        let lo = relocs.partition_point(|r| r.offset() < off);
+                        let target = match relocs.get(lo).filter(|r| r.offset() == off) {
                             None => Target::Unrelocated,
-                            Some(r) => match obj.resolve(r.sym(), r.addend) {
+                            Some(r) => match obj.resolve(r.sym(), obj.addend(r)) {
                                 Place::External { sym, .. } => Target::External { sym },
                                 Place::Other => Target::NotCode {
                                     section: None,
-                                    offset: r.addend as u64,
+                                    offset: obj.addend(r) as u64,
                                 },
                                 Place::Local { section, offset } => p.site(model, section, offset),
                             },
@@ -470,7 +470,8 @@ impl Patchable {
                         // Only a NOP can be taken for a patch site's (or a
                         // place the model's decoding does not start an
                         // instruction at).
-                        if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend)
+                        if let Place::Local { section, offset } =
+                            obj.resolve(r.sym(), obj.addend(r))
                             && let Some(code) = model.section_code(section)
                             && code
                                 .index_at(offset)

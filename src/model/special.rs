@@ -224,7 +224,7 @@ impl Special {
             let mut v = Vec::new();
             for &s in obj.sections_named(name) {
                 for r in obj.relocs(s) {
-                    if let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) {
+                    if let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) {
                         v.push((section, offset));
                     }
                 }
@@ -255,12 +255,12 @@ impl Special {
             let data = obj.section_data(s);
             for r in obj.relocs(s) {
                 let kind = data
-                    .get(r.offset as usize + 4..r.offset as usize + 8)
+                    .get(r.offset() as usize + 4..r.offset() as usize + 8)
                     .map(|b| u32::from_le_bytes(b.try_into().unwrap()));
-                let Some(kind) = kind.filter(|_| r.offset % ty.size == 0) else {
+                let Some(kind) = kind.filter(|_| r.offset() % ty.size == 0) else {
                     continue;
                 };
-                let Place::Local { section, offset } = obj.resolve(r.sym(), r.addend) else {
+                let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) else {
                     continue;
                 };
                 let at = Some((section, offset));
