@@ -1,5 +1,5 @@
 fn main() {
-    malloc_thresholds();
+    fixed_mmap_threshold();
     std::process::exit(objlint::app::main());
 }
 
@@ -11,15 +11,15 @@ fn main() {
 /// threshold fixed, 1.11x (most of it the list of 42,300 inputs), in time
 /// within the noise of the default's (2026-12-02).
 ///
-/// Smaller blocks come from the heaps, whose free top glibc gives back past
-/// 128 KiB: each object's memory then faults in anew, page by page (the
-/// x86 modules: 78,000 faults, a seventh of the run's CPU time on this VM).
-/// Kept up to 64 MiB per heap, the next object reuses it: 38,000 faults.
-fn malloc_thresholds() {
+/// The heaps' free top stays at glibc's default (given back past 128 KiB),
+/// though each object then faults its memory in anew: kept up to 64 MiB
+/// per heap, the x86 modules took 38,000 page faults instead of 78,000, but
+/// ten copies of them in one run peaked at 1.42-1.46x one copy's memory
+/// (8 MiB: 53,000 faults, 1.13x; the default 1.10x) (2026-12-03).
+fn fixed_mmap_threshold() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tunable; called before any thread starts.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
     }
 }
