@@ -314,15 +314,12 @@ impl ConfigFile {
 
     /// `objlint.toml` in `start` or the nearest folder above it.
     pub fn find(start: &Path) -> Option<PathBuf> {
-        let mut dir = Some(start);
-        while let Some(d) = dir {
-            let p = d.join("objlint.toml");
-            if p.is_file() {
-                return Some(p);
-            }
-            dir = d.parent();
-        }
-        None
+        start.ancestors().find_map(ConfigFile::in_dir)
+    }
+
+    /// `objlint.toml` in `dir` itself.
+    pub fn in_dir(dir: &Path) -> Option<PathBuf> {
+        Some(dir.join("objlint.toml")).filter(|p| p.is_file())
     }
 
     /// The rule ids the file names, with where: `[rules]` keys and the

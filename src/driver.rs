@@ -216,12 +216,8 @@ fn nearest_config(
     if let Some(found) = by_dir.get(dir) {
         return found.clone();
     }
-    let here = dir.join("objlint.toml");
-    let found = if here.is_file() {
-        Some(here)
-    } else {
-        dir.parent().and_then(|up| nearest_config(up, by_dir))
-    };
+    let found =
+        ConfigFile::in_dir(dir).or_else(|| dir.parent().and_then(|up| nearest_config(up, by_dir)));
     by_dir.insert(dir.to_path_buf(), found.clone());
     found
 }

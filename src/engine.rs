@@ -45,29 +45,28 @@ fn check_bytes_of(
             return rep;
         }
     };
-    if let Some(b) = held {
-        for part in obj.parsed_bytes().into_iter().filter_map(|r| data.get(r)) {
-            b.release(part);
-        }
-    }
+    give_back(held, data, obj.parsed_bytes());
     rep.arch = Some(obj.machine);
     rep.section_offsets = section_offsets(&obj);
     if opts.arch.is_some_and(|a| a != obj.machine) {
         return rep;
     }
     // Decoded, the instructions are in the model: the code's pages go.
-    let decoded = || {
-        if let Some(b) = held {
-            for part in obj.code_bytes().into_iter().filter_map(|r| data.get(r)) {
-                b.release(part);
-            }
-        }
-    };
+    let decoded = || give_back(held, data, obj.code_bytes());
     match build_model(&obj, rules, &decoded) {
         Ok(model) => check_model(&mut rep, &model, rules, opts),
         Err(e) => rep.error = Some(e),
     }
     rep
+}
+
+/// The file pages of `ranges` of `data` (the object's bytes in `held`, the
+/// file as loaded) leave the resident set; they read back if touched.
+fn give_back(held: Option<&input::Bytes>, data: &[u8], ranges: Vec<std::ops::Range<usize>>) {
+    let Some(b) = held else { return };
+    for part in ranges.into_iter().filter_map(|r| data.get(r)) {
+        b.release(part);
+    }
 }
 
 /// Read an object; the reader checks every offset it uses, the guard is

@@ -1306,12 +1306,8 @@ mod tests {
         let words = [0xd4304500u32, 0xd4210000, 0xb85f4110, 0xd503201f];
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         Arm64.decode(&bytes, 0, &mut v);
-        let flags: Vec<(bool, bool)> = v
-            .iter()
-            .map(|i| (i.is_kcfi_trap(), i.is_kcfi_hash_load()))
-            .collect();
         assert_eq!(
-            flags,
+            Insn::kcfi_flags(&v),
             [(true, false), (false, false), (false, true), (false, false)]
         );
         // ldur w16, [x8, #-0xc] (clang-19 kCFI check with 4,2 prefix)

@@ -239,6 +239,14 @@ impl Insn {
     pub fn is_kcfi_hash_load(&self) -> bool {
         self.flags & Self::KCFI_HASH_LOAD != 0
     }
+    /// `(kcfi trap, kcfi hash load)` of each instruction, as decoded.
+    #[cfg(test)]
+    pub fn kcfi_flags(insns: &[Insn]) -> Vec<(bool, bool)> {
+        insns
+            .iter()
+            .map(|i| (i.is_kcfi_trap(), i.is_kcfi_hash_load()))
+            .collect()
+    }
     /// Whether the instruction has state operations ([`Op`]) recorded.
     #[inline]
     pub fn has_ops(&self) -> bool {

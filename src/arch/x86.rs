@@ -653,12 +653,8 @@ mod tests {
         ];
         let mut v = Vec::new();
         X86.decode(&bytes, 0, &mut v);
-        let flags: Vec<(bool, bool)> = v
-            .iter()
-            .map(|i| (i.is_kcfi_trap(), i.is_kcfi_hash_load()))
-            .collect();
         assert_eq!(
-            flags,
+            Insn::kcfi_flags(&v),
             [
                 (true, false),
                 (false, false),

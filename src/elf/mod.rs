@@ -94,6 +94,13 @@ pub struct Section {
 }
 
 impl Section {
+    /// Where the section's bytes are in the file (empty for NOBITS).
+    pub fn file_range(&self) -> std::ops::Range<usize> {
+        if self.sh_type == SHT_NOBITS {
+            return 0..0;
+        }
+        self.offset as usize..(self.offset + self.size) as usize
+    }
     pub fn is_exec(&self) -> bool {
         self.flags & u64::from(SHF_EXECINSTR) != 0 && self.sh_type != SHT_NOBITS
     }
@@ -702,11 +709,7 @@ impl<'a> Object<'a> {
 
     /// The bytes of a section (empty for NOBITS).
     pub fn section_data(&self, index: usize) -> &'a [u8] {
-        let s = &self.sections[index];
-        if s.sh_type == SHT_NOBITS {
-            return &[];
-        }
-        &self.data[s.offset as usize..(s.offset + s.size) as usize]
+        &self.data[self.sections[index].file_range()]
     }
 
     /// The file ranges (from [`Object::data`]'s start) of the sections read
@@ -718,9 +721,7 @@ impl<'a> Object<'a> {
         let parsed = self.reloc_sections.iter().flatten().copied();
         parsed
             .chain(tables.into_iter().flatten())
-            .map(|i| &self.sections[i])
-            .filter(|s| s.sh_type != SHT_NOBITS)
-            .map(|s| s.offset as usize..(s.offset + s.size) as usize)
+            .map(|i| self.sections[i].file_range())
             .collect()
     }
 
@@ -731,7 +732,7 @@ impl<'a> Object<'a> {
         self.sections
             .iter()
             .filter(|s| s.is_exec())
-            .map(|s| s.offset as usize..(s.offset + s.size) as usize)
+            .map(Section::file_range)
             .collect()
     }
 
