@@ -493,6 +493,18 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
             || wants(checks::WALK_READERS).then(|| cx.flow()),
             || wants(checks::SPECULATION_READERS).then(|| cx.speculation()),
         );
+        // Likewise the model's two tables several checks read: built side
+        // by side, each with its own parallel work, before any check waits
+        // for one (on vmlinux.o a thread waited 20 ms for the patchable
+        // entries).
+        let m = cx.model;
+        rayon::join(
+            || wants(checks::PATCHABLE_READERS).then(|| m.patchable(&cx.rules.patchable)),
+            || {
+                (wants(checks::LANDING_READERS) && checks::pads::reads_address_taken(cx))
+                    .then(|| m.address_taken(&cx.rules.landing_pads))
+            },
+        );
         let found: Vec<Vec<Finding>> = checks
             .par_iter()
             .map(|&(i, c)| {

@@ -286,6 +286,22 @@ pub const WALK_READERS: &[&str] = &[
 /// beside the walk as [`WALK_READERS`] are.
 pub const SPECULATION_READERS: &[&str] = &["retpoline", "rethunk", "sls", "analysis-incomplete"];
 
+/// The checks that read the patchable entries ([`Model::patchable`]) and
+/// the address-taking references ([`Model::address_taken`]): built side by
+/// side before the object-wide checks run, for the reason [`WALK_READERS`]
+/// gives.
+pub const PATCHABLE_READERS: &[&str] = &[
+    "patchable-entry",
+    "kcfi-hash-offset",
+    "call-ops-align",
+    "analysis-incomplete",
+];
+pub const LANDING_READERS: &[&str] = &[
+    "ibt-missing-endbr",
+    "bti-missing-landing-pad",
+    "gnu-property",
+];
+
 /// All checks, in a fixed order.
 pub fn all() -> Vec<&'static dyn Check> {
     vec![
@@ -385,7 +401,12 @@ mod tests {
     #[test]
     fn walk_readers_are_check_ids() {
         let ids = super::ids();
-        for r in super::WALK_READERS.iter().chain(super::SPECULATION_READERS) {
+        for r in super::WALK_READERS
+            .iter()
+            .chain(super::SPECULATION_READERS)
+            .chain(super::PATCHABLE_READERS)
+            .chain(super::LANDING_READERS)
+        {
             assert!(ids.contains(r), "{r} is not a check id");
         }
     }

@@ -134,6 +134,14 @@ pub fn data_symbol(m: &Model, section: usize, offset: u64) -> Option<(String, u6
 
 const JUMP_NOTE: &str = "the `br` of a switch reaches this case through its jump table; with BTI it faults unless the case starts with `bti j` (compilers emit it under -mbranch-protection=bti)";
 
+/// Whether the object's checks will read its address-taking references:
+/// the pad rules on a branch-tracking object, `gnu-property` on one with
+/// the property note.
+pub fn reads_address_taken(cx: &Ctx) -> bool {
+    let m = cx.model;
+    m.obj.gnu_property_features().is_some() || enforced(m, cx.opts)
+}
+
 /// The finding for a reference whose target lacks a landing pad.
 /// The shared body of `ibt-missing-endbr` and `bti-missing-landing-pad`:
 /// on objects of `machine` built with branch tracking, a finding for every
