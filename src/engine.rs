@@ -847,9 +847,18 @@ impl<'i, T: Send> Pool<'i, T> {
             if sent.is_err() {
                 return;
             }
+            // The caller's thread hands results on; where it waits for a
+            // core (under `chrt -f` it runs only when a worker yields one),
+            // let it run before results pile up.
+            if self.next.load(Ordering::Relaxed) > self.done.load(Ordering::Relaxed) + YIELD_LAG {
+                std::thread::yield_now();
+            }
         }
     }
 }
+
+/// Results waiting for the caller's thread past which a worker yields its core.
+const YIELD_LAG: usize = 64;
 
 /// The property report of a folder named on the command line (what `ld -z
 /// cet-report` and the like would say of a link of its objects): the
