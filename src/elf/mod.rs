@@ -137,6 +137,21 @@ pub struct Symbol<'a> {
 }
 
 impl Symbol<'_> {
+    /// Stands in while a table is read in parallel, for a symbol that
+    /// sends the table to the reader in order.
+    fn placeholder(index: usize) -> Self {
+        Symbol {
+            index,
+            name: Cow::Borrowed(""),
+            value: 0,
+            size: 0,
+            st_type: 0,
+            bind: 0,
+            other: 0,
+            raw_shndx: 0,
+            section: SymSection::Undef,
+        }
+    }
     pub fn is_func(&self) -> bool {
         self.st_type == STT_FUNC
     }
@@ -173,6 +188,18 @@ pub struct Reloc {
 /// A relocation section as read: the section it applies to, its
 /// relocations, and their addends past 48 bits (numbered from 0).
 type RelocTable = (usize, Vec<Reloc>, Vec<i64>);
+
+/// Where the symbol table and its companions are.
+struct SymtabLayout {
+    offset: u64,
+    count: usize,
+    strtab: Section,
+    /// `.symtab_shndx`: (file offset, words).
+    shndx_words: Option<(u64, u64)>,
+}
+
+/// From this many symbols a table is read in parallel.
+const PARALLEL_SYMBOLS: usize = 16_384;
 
 /// `addend_hi` of a relocation whose addend is in [`Object::wide_addends`].
 const WIDE: i16 = i16::MIN;
@@ -475,8 +502,19 @@ impl<'a> Object<'a> {
             sections,
             inflate_budget: compressed::budget(data).into(),
         };
-        obj.read_symbols(ctx)?;
-        obj.read_relocs()?;
+        // Symbols and relocations are read side by side: a relocation
+        // needs only the number of symbols (vmlinux.o: 140,000 symbols and
+        // a million relocations, read first on one thread).
+        let nsyms = obj.symtab_layout(ctx)?;
+        let (symbols, relocs) = rayon::join(
+            || match &nsyms {
+                Some(t) => obj.read_symbols(t, ctx),
+                None => Ok(Vec::new()),
+            },
+            || obj.read_reloc_tables(nsyms.as_ref().map_or(0, |t| t.count)),
+        );
+        obj.symbols = symbols?;
+        obj.take_relocs(relocs?)?;
         obj.read_mapping_symbols();
         for s in &obj.sections {
             obj.by_name.entry(s.name.clone()).or_default().push(s.index);
@@ -484,7 +522,8 @@ impl<'a> Object<'a> {
         Ok(obj)
     }
 
-    fn read_symbols(&mut self, ctx: Ctx) -> Result<(), ElfError> {
+    /// Find the symbol table and its companions, checked.
+    fn symtab_layout(&mut self, ctx: Ctx) -> Result<Option<SymtabLayout>, ElfError> {
         let symtabs: Vec<usize> = self
             .sections
             .iter()
@@ -492,7 +531,7 @@ impl<'a> Object<'a> {
             .map(|s| s.index)
             .collect();
         let Some(&symidx) = symtabs.first() else {
-            return Ok(());
+            return Ok(None);
         };
         if symtabs.len() > 1 {
             return err("more than one SHT_SYMTAB section");
@@ -505,8 +544,9 @@ impl<'a> Object<'a> {
                 st.entsize
             ));
         }
-        let nsyms = (st.size / 24) as usize;
-        let raw = goblin::elf::Symtab::parse(self.data, st.offset as usize, nsyms, ctx)
+        let count = (st.size / 24) as usize;
+        // Checked here, before the string table, as it always was.
+        goblin::elf::Symtab::parse(self.data, st.offset as usize, count, ctx)
             .map_err(|e| ElfError(format!("bad symbol table: {e}")))?;
         let strtab = self
             .sections
@@ -529,68 +569,134 @@ impl<'a> Object<'a> {
             let s = &self.sections[i];
             (s.offset, s.size / 4)
         });
-        let nsec = self.sections.len();
-        let mut symbols = Vec::with_capacity(nsyms);
+        Ok(Some(SymtabLayout {
+            offset: st.offset,
+            count,
+            strtab,
+            shndx_words,
+        }))
+    }
+
+    /// The symbols. Large tables are read in parallel, names borrowed; a
+    /// table that needs more (a name not UTF-8 or unterminated, names past
+    /// the budget) is read again in order, for the first error in order.
+    fn read_symbols(&self, t: &SymtabLayout, ctx: Ctx) -> Result<Vec<Symbol<'a>>, ElfError> {
+        let raw = goblin::elf::Symtab::parse(self.data, t.offset as usize, t.count, ctx)
+            .map_err(|e| ElfError(format!("bad symbol table: {e}")))?;
+        if t.count >= PARALLEL_SYMBOLS {
+            use rayon::prelude::*;
+            let bail = std::sync::atomic::AtomicBool::new(false);
+            let mut symbols = Vec::new();
+            (0..t.count)
+                .into_par_iter()
+                .map(|i| {
+                    let sym = raw.get(i).and_then(|sym| {
+                        let name = self.borrowed_name(t, sym.st_name as u64)?;
+                        Some(self.symbol(t, i, &sym, Cow::Borrowed(name)))
+                    });
+                    sym.unwrap_or_else(|| {
+                        bail.store(true, std::sync::atomic::Ordering::Relaxed);
+                        Symbol::placeholder(i)
+                    })
+                })
+                .collect_into_vec(&mut symbols);
+            let names: u64 = symbols.par_iter().map(|s| s.name.len() as u64).sum();
+            if !bail.into_inner() && names <= name_budget(self.data) {
+                return Ok(symbols);
+            }
+        }
+        let mut symbols = Vec::with_capacity(t.count);
         let mut budget = name_budget(self.data);
         for (i, sym) in raw.iter().enumerate() {
-            let raw_shndx = sym.st_shndx as u16;
-            let section = match raw_shndx {
-                SHN_UNDEF => SymSection::Undef,
-                SHN_ABS => SymSection::Abs,
-                SHN_COMMON => SymSection::Common,
-                SHN_XINDEX => match shndx_words {
-                    Some((off, n)) if (i as u64) < n => {
-                        let p = (off + 4 * i as u64) as usize;
-                        let v = u32::from_le_bytes(self.data[p..p + 4].try_into().unwrap());
-                        if (v as usize) < nsec && v != 0 {
-                            SymSection::Section(v as usize)
-                        } else {
-                            SymSection::Invalid(v)
-                        }
-                    }
-                    _ => SymSection::Invalid(u32::from(SHN_XINDEX)),
-                },
-                x if x >= SHN_LORESERVE => SymSection::Invalid(u32::from(x)),
-                x if usize::from(x) < nsec => SymSection::Section(usize::from(x)),
-                x => SymSection::Invalid(u32::from(x)),
-            };
-            let name = read_cstr(&strtab, self.data, sym.st_name as u64, &mut budget)?;
+            let name = read_cstr(&t.strtab, self.data, sym.st_name as u64, &mut budget)?;
             // A symbol outside its section is kept as read: `symtab-shndx`
             // and `symdiff` report such symbols (a rewrite that moved one,
             // seed 003), and the model ignores functions that lie outside.
-            symbols.push(Symbol {
-                index: i,
-                name,
-                value: sym.st_value,
-                size: sym.st_size,
-                st_type: sym.st_type(),
-                bind: sym.st_bind(),
-                other: sym.st_other,
-                raw_shndx,
-                section,
-            });
+            symbols.push(self.symbol(t, i, &sym, name));
         }
-        self.symbols = symbols;
-        Ok(())
+        Ok(symbols)
     }
 
-    fn read_relocs(&mut self) -> Result<(), ElfError> {
+    /// A name of the string table as it is: `None` where it must be
+    /// copied or is unterminated.
+    fn borrowed_name(&self, t: &SymtabLayout, idx: u64) -> Option<&'a str> {
+        let table = &t.strtab;
+        let start = table.offset.saturating_add(idx);
+        let end = table
+            .offset
+            .saturating_add(table.size)
+            .min(self.data.len() as u64);
+        if start >= end {
+            return Some("");
+        }
+        let s = &self.data[start as usize..end as usize];
+        let n = memchr::memchr(0, s)?;
+        std::str::from_utf8(&s[..n]).ok()
+    }
+
+    fn symbol(
+        &self,
+        t: &SymtabLayout,
+        i: usize,
+        sym: &goblin::elf::Sym,
+        name: Cow<'a, str>,
+    ) -> Symbol<'a> {
+        let nsec = self.sections.len();
+        let raw_shndx = sym.st_shndx as u16;
+        let section = match raw_shndx {
+            SHN_UNDEF => SymSection::Undef,
+            SHN_ABS => SymSection::Abs,
+            SHN_COMMON => SymSection::Common,
+            SHN_XINDEX => match t.shndx_words {
+                Some((off, n)) if (i as u64) < n => {
+                    let p = (off + 4 * i as u64) as usize;
+                    let v = u32::from_le_bytes(self.data[p..p + 4].try_into().unwrap());
+                    if (v as usize) < nsec && v != 0 {
+                        SymSection::Section(v as usize)
+                    } else {
+                        SymSection::Invalid(v)
+                    }
+                }
+                _ => SymSection::Invalid(u32::from(SHN_XINDEX)),
+            },
+            x if x >= SHN_LORESERVE => SymSection::Invalid(u32::from(x)),
+            x if usize::from(x) < nsec => SymSection::Section(usize::from(x)),
+            x => SymSection::Invalid(u32::from(x)),
+        };
+        Symbol {
+            index: i,
+            name,
+            value: sym.st_value,
+            size: sym.st_size,
+            st_type: sym.st_type(),
+            bind: sym.st_bind(),
+            other: sym.st_other,
+            raw_shndx,
+            section,
+        }
+    }
+
+    /// The relocation tables, each on its own (vmlinux.o has a million
+    /// relocations); the first error in section order is the one reported.
+    fn read_reloc_tables(&self, nsyms: usize) -> Result<Vec<(usize, RelocTable)>, ElfError> {
         use rayon::prelude::*;
         let tables: Vec<usize> = (0..self.sections.len())
             .filter(|&i| matches!(self.sections[i].sh_type, SHT_RELA | SHT_REL))
             .collect();
-        // Each table on its own (vmlinux.o has a million relocations); the
-        // first error in section order is the one reported.
-        let this = &*self;
         let read: Vec<Option<RelocTable>> = tables
             .par_iter()
-            .map(|&i| this.read_reloc_section(i))
+            .map(|&i| self.read_reloc_section(i, nsyms))
             .collect::<Result<_, _>>()?;
-        for (i, (target, mut v, wide)) in tables
+        Ok(tables
             .into_iter()
             .zip(read)
             .filter_map(|(i, r)| Some((i, r?)))
-        {
+            .collect())
+    }
+
+    fn take_relocs(&mut self, read: Vec<(usize, RelocTable)>) -> Result<(), ElfError> {
+        use rayon::prelude::*;
+        for (i, (target, mut v, wide)) in read {
             // Each table's wide addends were numbered from 0.
             if !wide.is_empty() {
                 let base = self.wide_addends.len();
@@ -619,7 +725,7 @@ impl<'a> Object<'a> {
 
     /// The relocations of relocation section `i` and the section they apply
     /// to; `None` for a dynamic-style table (no target section).
-    fn read_reloc_section(&self, i: usize) -> Result<Option<RelocTable>, ElfError> {
+    fn read_reloc_section(&self, i: usize, nsyms: usize) -> Result<Option<RelocTable>, ElfError> {
         let nsec = self.sections.len();
         let s = &self.sections[i];
         let is_rela = s.sh_type == SHT_RELA;
@@ -654,7 +760,6 @@ impl<'a> Object<'a> {
                 ))
             })?;
         let tsize = compressed::logical_size(self.data, &self.sections[target]);
-        let nsyms = self.symbols.len();
         let word =
             |e: &[u8], at: usize| u64::from_le_bytes(e[at..at + 8].try_into().expect("8 bytes"));
         let mut v = Vec::with_capacity(bytes.len() / esz as usize);
@@ -873,6 +978,91 @@ impl<'a> Object<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An x86-64 object of a symbol table only, one symbol per name (after
+    /// the null symbol); `terminate: false` leaves the last name open.
+    fn object_with_symbols(names: &[Vec<u8>], terminate: bool) -> Vec<u8> {
+        let mut strtab = vec![0u8];
+        let mut syms = vec![0u8; 24];
+        for (k, n) in names.iter().enumerate() {
+            let mut e = [0u8; 24];
+            e[..4].copy_from_slice(&(strtab.len() as u32).to_le_bytes());
+            e[4] = 0x12; // global function
+            e[6..8].copy_from_slice(&(SHN_ABS).to_le_bytes());
+            e[8..16].copy_from_slice(&(k as u64 * 16).to_le_bytes());
+            syms.extend_from_slice(&e);
+            strtab.extend_from_slice(n);
+            if terminate || k + 1 < names.len() {
+                strtab.push(0);
+            }
+        }
+        let shstr = b"\0.strtab\0.symtab\0.shstrtab\0".to_vec();
+        let mut b = vec![0u8; 64];
+        let strtab_at = b.len();
+        b.extend_from_slice(&strtab);
+        let symtab_at = b.len().next_multiple_of(8);
+        b.resize(symtab_at, 0);
+        b.extend_from_slice(&syms);
+        let shstr_at = b.len();
+        b.extend_from_slice(&shstr);
+        let shoff = b.len().next_multiple_of(8);
+        b.resize(shoff, 0);
+        // (name, type, offset, size, link, entsize)
+        let hdrs = [
+            (0, 0, 0, 0, 0, 0),
+            (1, 3, strtab_at, strtab.len(), 0, 0),
+            (9, 2, symtab_at, syms.len(), 1, 24),
+            (17, 3, shstr_at, shstr.len(), 0, 0),
+        ];
+        for (name, ty, off, size, link, entsize) in hdrs {
+            let mut h = [0u8; 64];
+            h[..4].copy_from_slice(&(name as u32).to_le_bytes());
+            h[4..8].copy_from_slice(&(ty as u32).to_le_bytes());
+            h[24..32].copy_from_slice(&(off as u64).to_le_bytes());
+            h[32..40].copy_from_slice(&(size as u64).to_le_bytes());
+            h[40..44].copy_from_slice(&(link as u32).to_le_bytes());
+            h[56..64].copy_from_slice(&(entsize as u64).to_le_bytes());
+            b.extend_from_slice(&h);
+        }
+        b[..4].copy_from_slice(b"\x7fELF");
+        (b[4], b[5], b[6]) = (2, 1, 1);
+        b[16..18].copy_from_slice(&ET_REL.to_le_bytes());
+        b[18..20].copy_from_slice(&EM_X86_64.to_le_bytes());
+        b[20..24].copy_from_slice(&1u32.to_le_bytes());
+        b[40..48].copy_from_slice(&(shoff as u64).to_le_bytes());
+        b[52..54].copy_from_slice(&64u16.to_le_bytes());
+        b[58..60].copy_from_slice(&64u16.to_le_bytes());
+        b[60..62].copy_from_slice(&4u16.to_le_bytes());
+        b[62..64].copy_from_slice(&3u16.to_le_bytes());
+        b
+    }
+
+    /// Large tables are read in parallel; each symbol comes out as the
+    /// reader in order gives it, also when one name sends the table back
+    /// to that reader, and an unterminated name is the same error.
+    #[test]
+    fn large_symbol_tables_read_as_in_order() {
+        let n = PARALLEL_SYMBOLS + 3_000;
+        let mut names: Vec<Vec<u8>> = (0..n).map(|k| format!("f{k}").into_bytes()).collect();
+        let check = |names: &[Vec<u8>]| {
+            let b = object_with_symbols(names, true);
+            let obj = Object::parse(&b).expect("parses");
+            assert_eq!(obj.symbols.len(), n + 1);
+            for (k, want) in names.iter().enumerate() {
+                let s = &obj.symbols[k + 1];
+                assert_eq!(s.index, k + 1);
+                assert_eq!(s.name, String::from_utf8_lossy(want));
+                assert_eq!((s.value, s.section), (k as u64 * 16, SymSection::Abs));
+                assert!(s.is_func() && s.is_global());
+            }
+        };
+        check(&names);
+        names[PARALLEL_SYMBOLS + 7] = b"bad\xffname".to_vec();
+        check(&names);
+        let b = object_with_symbols(&names, false);
+        let e = Object::parse(&b).err().expect("unterminated");
+        assert!(e.0.contains("is not NUL-terminated"), "{}", e.0);
+    }
 
     #[test]
     fn relocations_round_trip_in_16_bytes() {

@@ -80,10 +80,18 @@ fn decode_segments(
     segments: &[(u64, u64)],
     piece: Option<u64>,
 ) -> (Vec<Insn>, OpTable) {
+    // A piece's buffers, reused: a fresh one per piece faulted in 60 MB
+    // on vmlinux.o (one copy of its instructions again), each page costing
+    // a fault and each unmap an interrupt of the other threads.
+    let spare: std::sync::Mutex<Vec<(Vec<Insn>, OpTable)>> = Default::default();
     let decode = |segments: &[(u64, u64)]| {
         let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
-        let mut out = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
-        let mut ops = OpTable::default();
+        let (mut out, mut ops) = spare
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_default();
+        out.reserve(bytes as usize / dec.typical_insn_len() + 16);
         for &(from, to) in segments {
             dec.decode_with_ops(
                 &data[from as usize..to as usize],
@@ -115,9 +123,13 @@ fn decode_segments(
     let mut all = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
     let mut ops = OpTable::default();
     let mut append = |parts: Vec<(Vec<Insn>, OpTable)>| {
-        for (p, mut o) in parts {
+        for (mut p, mut o) in parts {
             all.extend_from_slice(&p);
             ops.append(&mut o);
+            p.clear();
+            if let Ok(mut s) = spare.lock() {
+                s.push((p, o));
+            }
         }
     };
     // Each wave is appended while the next one decodes: appending alone

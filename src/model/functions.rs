@@ -4,7 +4,6 @@
 use super::Model;
 use crate::elf::{Object, STB_GLOBAL, STB_WEAK};
 use crate::rules::Rules;
-use rustc_hash::FxHashMap;
 
 /// A function: an `STT_FUNC` symbol over a range of an executable section.
 #[derive(Debug, Clone)]
@@ -26,48 +25,42 @@ pub struct Function<'a> {
 
 /// The functions of an object, sorted by (section, start).
 pub(super) fn build_functions<'a>(obj: &'a Object, rules: &Rules) -> Vec<Function<'a>> {
-    let mut by_start: FxHashMap<(usize, u64), Function<'a>> = FxHashMap::default();
-    for s in &obj.symbols {
-        if !s.is_func() {
-            continue;
-        }
-        let Some(sec) = s.section_index() else {
-            continue;
-        };
-        let section = &obj.sections[sec];
-        if !section.is_exec() || s.value > section.size {
-            continue;
-        }
-        let end = s.value.saturating_add(s.size).min(section.size);
-        let f = Function {
-            sym: s.index,
-            name: &s.name,
-            section: sec,
-            start: s.value,
-            end,
-            prefix: rules.is_prefix_symbol(&s.name),
-            weak: s.bind == STB_WEAK,
-            global: s.bind == STB_GLOBAL,
-            insns: 0..0,
-        };
-        match by_start.get_mut(&(sec, s.value)) {
-            // Aliases: keep the strongest name, the largest extent.
-            // A preamble name never hides the function it shares a start with.
-            Some(g) => {
-                let rank = |f: &Function| (!f.prefix, f.global, !f.weak);
-                let end = g.end.max(f.end);
-                if rank(&f) > rank(g) {
-                    *g = f;
-                }
-                g.end = end;
+    use rayon::prelude::*;
+    let mut funcs: Vec<Function<'a>> = obj
+        .symbols
+        .par_iter()
+        .filter(|s| s.is_func())
+        .filter_map(|s| {
+            let sec = s.section_index()?;
+            let section = &obj.sections[sec];
+            if !section.is_exec() || s.value > section.size {
+                return None;
             }
-            None => {
-                by_start.insert((sec, s.value), f);
-            }
+            Some(Function {
+                sym: s.index,
+                name: &s.name,
+                section: sec,
+                start: s.value,
+                end: s.value.saturating_add(s.size).min(section.size),
+                prefix: rules.is_prefix_symbol(&s.name),
+                weak: s.bind == STB_WEAK,
+                global: s.bind == STB_GLOBAL,
+                insns: 0..0,
+            })
+        })
+        .collect();
+    // Aliases (one start): the strongest name stands for them, the first
+    // in the symbol table among equals, over the largest extent. A
+    // preamble name never hides the function it shares a start with.
+    let rank = |f: &Function| (!f.prefix, f.global, !f.weak);
+    funcs.par_sort_unstable_by_key(|f| (f.section, f.start, std::cmp::Reverse(rank(f)), f.sym));
+    funcs.dedup_by(|f, kept| {
+        let alias = (f.section, f.start) == (kept.section, kept.start);
+        if alias {
+            kept.end = kept.end.max(f.end);
         }
-    }
-    let mut funcs: Vec<Function<'a>> = by_start.into_values().collect();
-    funcs.sort_by_key(|f| (f.section, f.start));
+        alias
+    });
     // Functions without a size (hand-written assembly without .size) run to
     // the next function or the end of the section.
     for i in 0..funcs.len() {
