@@ -11,15 +11,17 @@ fn main() {
 /// threshold fixed, 1.11x (most of it the list of 42,300 inputs), in time
 /// within the noise of the default's (2026-12-02).
 ///
-/// The heaps' free top stays at glibc's default (given back past 128 KiB),
-/// though each object then faults its memory in anew: kept up to 64 MiB
-/// per heap, the x86 modules took 38,000 page faults instead of 78,000, but
-/// ten copies of them in one run peaked at 1.42-1.46x one copy's memory
-/// (8 MiB: 53,000 faults, 1.13x; the default 1.10x) (2026-12-03).
+/// A heap's free top is kept up to 4 MiB (glibc gives it back past 128 KiB):
+/// each module's instructions and per-function results were faulted in
+/// anew, at about 2 us a page on this kind of machine. The x86 modules
+/// take 45,000 page faults instead of 55,000 and 10% less CPU, ten copies
+/// of them in one run peak at 1.09x one copy's memory (the default 1.08x;
+/// 8 MiB 1.10-1.11x, 16 MiB 1.23x, 64 MiB 1.42-1.46x) (2026-12-03).
 fn fixed_mmap_threshold() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a tunable; called before any thread starts.
+    // SAFETY: mallopt only sets tunables; called before any thread starts.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 4 << 20);
     }
 }
