@@ -20,6 +20,7 @@ use super::flow::UNREACHABLE;
 use super::{Check, Ctx, Finding};
 use crate::arch::Kind;
 use crate::model::{Dest, Model, SectionCode};
+use rayon::prelude::*;
 
 pub struct Unreachable;
 
@@ -132,25 +133,44 @@ fn entered_places(m: &Model) -> rustc_hash::FxHashSet<(usize, u64)> {
     // After an original a callback rewrites in place (what it writes may
     // fall through).
     out.extend(m.alts.in_place.iter().copied());
-    for f in &m.functions {
-        let Some(code) = m.section_code(f.section) else {
-            continue;
-        };
-        for k in m.insn_range(f) {
-            let ins = &code.insns[k];
-            if ins.kind.is_branch()
-                && let Dest::Local { section, offset } = code.dest(k)
-                && (ins.kind == Kind::Call
-                    || section != f.section
-                    || !(f.start..f.end).contains(&offset))
-                && m.function_at_start(section, offset).is_none()
-            {
-                out.insert((section, offset));
+    // Functions in parallel runs (vmlinux.o: 36 ms on one thread).
+    let found: Vec<Vec<(usize, u64)>> = m
+        .functions
+        .par_chunks(ENTERED_CHUNK)
+        .map(|fs| {
+            let mut v = Vec::new();
+            for f in fs {
+                let Some(code) = m.section_code(f.section) else {
+                    continue;
+                };
+                for (k, dest, link) in code.dests_in(m.insn_range(f)) {
+                    let ins = &code.insns[k];
+                    let Dest::Local { section, offset } = dest else {
+                        continue;
+                    };
+                    // A call's link is the function it calls: no lookup.
+                    let enters = match ins.kind {
+                        Kind::Call => link.is_none(),
+                        Kind::Jump | Kind::CondJump => {
+                            (section != f.section || !(f.start..f.end).contains(&offset))
+                                && m.function_at_start(section, offset).is_none()
+                        }
+                        _ => false,
+                    };
+                    if enters {
+                        v.push((section, offset));
+                    }
+                }
             }
-        }
-    }
+            v
+        })
+        .collect();
+    out.extend(found.into_iter().flatten());
     out
 }
+
+/// Functions per unit of parallel work in [`entered_places`].
+const ENTERED_CHUNK: usize = 512;
 
 /// The length in instructions of an SLS thunk starting at `i` that a call
 /// in the object goes to.

@@ -201,13 +201,37 @@ impl SectionCode {
     pub fn transfers_in(&self, range: std::ops::Range<usize>) -> &[u32] {
         &self.transfers[self.transfer_places(range)]
     }
+    /// The transfers among the instructions `range`, each with where it
+    /// goes and its link: (instruction index, [`SectionCode::dest`],
+    /// [`SectionCode::link`]: for a call, the function starting at its
+    /// destination).
+    pub fn dests_in(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, Dest, Option<usize>)> + '_ {
+        self.transfer_places(range)
+            .map(|k| (self.transfers[k] as usize, self.dest_at(k), self.link_at(k)))
+    }
     /// The places in [`SectionCode::transfers`] of the transfers among the
     /// instructions `range`.
     pub(super) fn transfer_places(&self, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        let lo = self.first_transfer_from(range.start);
+        lo..self.first_transfer_from(range.end).max(lo)
+    }
+    /// The place in [`SectionCode::transfers`] of the first transfer at or
+    /// after instruction `i`: from its block's, a few steps (two binary
+    /// searches over a million transfers per function cost vmlinux.o more
+    /// than reading every instruction).
+    fn first_transfer_from(&self, i: usize) -> usize {
         let t = &self.transfers;
-        let lo = t.partition_point(|&k| (k as usize) < range.start);
-        let hi = lo + t[lo..].partition_point(|&k| (k as usize) < range.end);
-        lo..hi
+        let mut k = self
+            .transfer_blocks
+            .get(i / TRANSFER_BLOCK)
+            .map_or(t.len(), |&k| k as usize);
+        while k < t.len() && (t[k] as usize) < i {
+            k += 1;
+        }
+        k
     }
     /// Index of the instruction starting exactly at `offset`.
     pub fn index_at(&self, offset: u64) -> Option<usize> {

@@ -416,6 +416,18 @@ mod tests {
                         assert_eq!((one.dest(i), one.link(i)), (Dest::None, None));
                     }
                 }
+                // The transfers of any run of instructions, found through the
+                // blocks, are those a search finds.
+                let n = one.insns.len();
+                for (a, b) in (0..=n)
+                    .step_by(5)
+                    .flat_map(|a| [(a, a), (a, (a + 3).min(n)), (a, (a + 40).min(n)), (a, n)])
+                {
+                    let t = &one.transfers;
+                    let lo = t.partition_point(|&k| (k as usize) < a);
+                    let hi = t.partition_point(|&k| (k as usize) < b);
+                    assert_eq!(one.transfer_places(a..b), lo..hi, "{path} {a}..{b}");
+                }
                 for chunk in [1, 7, 100] {
                     let c = fresh(chunk);
                     assert_eq!(c.links, one.links, "{path} chunk {chunk}");
