@@ -494,11 +494,18 @@ impl Classifier<'_, '_> {
         let Some(c) = m.section_code(sec) else {
             return;
         };
+        // Instructions and relocations are both in offset order: one cursor
+        // (two searches per instruction over vmlinux.o's million).
+        let relocs = m.obj.relocs(sec);
+        let mut r = 0;
         for i in c.insns.iter().filter(|i| i.kind == Kind::Other) {
             let Some(to) = i.imm_target() else {
                 continue;
             };
-            if m.obj.relocs_in(sec, i.offset(), i.end()).is_empty() {
+            while r < relocs.len() && relocs[r].offset() < i.offset() {
+                r += 1;
+            }
+            if relocs.get(r).is_none_or(|x| x.offset() >= i.end()) {
                 let from = (sec, i.offset(), Some(i.offset()));
                 self.classify(out, from, (sec, to), export, None, None, false);
             }
