@@ -11,19 +11,18 @@ fn main() {
 /// threshold fixed, 1.11x (most of it the list of 42,300 inputs), in time
 /// within the noise of the default's (2026-12-02).
 ///
-/// A heap's free top is kept up to 2 MiB (glibc gives it back past 128 KiB):
-/// each module's instructions and per-function results were faulted in
-/// anew, at about 2 us a page on this kind of machine. Three alternating
-/// rounds over the x86 modules and ten copies of them (2026-12-03): system
-/// time 0.26-0.35 s against 0.32-0.40 s, ten copies' peak 1.097x one
-/// copy's against 1.095x; 4 MiB saved a little more time but peaked at
-/// 1.11x (8 MiB 1.11-1.12x, 16 MiB 1.23x, 64 MiB 1.42-1.46x), past the 10%
-/// a run over many objects may grow by.
+/// The heaps' free top stays at glibc's default (given back past 128 KiB),
+/// though each module's instructions and per-function results are then
+/// faulted in anew, about 2 us a page on this kind of machine. Kept up to
+/// 2 MiB, system time on the x86 modules fell from 0.32-0.40 s to
+/// 0.26-0.35 s, but ten copies of them in one run peaked at 1.09-1.11x one
+/// copy's memory (the default 1.08-1.10x; 4 MiB 1.11x, 8 MiB 1.11-1.12x,
+/// 16 MiB 1.23x, 64 MiB 1.42-1.46x) against the 10% a run over many
+/// objects may grow by (2026-12-03).
 fn fixed_mmap_threshold() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets tunables; called before any thread starts.
+    // SAFETY: mallopt only sets a tunable; called before any thread starts.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 2 << 20);
     }
 }
