@@ -190,8 +190,8 @@ pub struct Reloc {
 type RelocTable = (usize, Vec<Reloc>, Vec<i64>);
 
 /// Where the symbol table and its companions are.
-struct SymtabLayout {
-    offset: u64,
+struct SymtabLayout<'a> {
+    raw: goblin::elf::Symtab<'a>,
     count: usize,
     strtab: Section,
     /// `.symtab_shndx`: (file offset, words).
@@ -315,26 +315,18 @@ fn read_cstr<'a>(
     idx: u64,
     budget: &mut u64,
 ) -> Result<Cow<'a, str>, ElfError> {
-    let start = table.offset.saturating_add(idx);
-    let end = table
-        .offset
-        .saturating_add(table.size)
-        .min(data.len() as u64);
-    if start >= end {
-        return Ok(Cow::Borrowed(""));
-    }
-    let s = &data[start as usize..end as usize];
     // Named only when there is an error: this runs once per symbol.
     let what = || match table.name.as_str() {
         "" => format!("section {} (the section names)", table.index),
         name => format!("section {} ({name})", table.index),
     };
-    let Some(n) = memchr::memchr(0, s) else {
+    let Some(s) = cstr_bytes(table, data, idx) else {
         return err(format!(
             "string table {} is not NUL-terminated (the name at {idx:#x} runs to its end)",
             what()
         ));
     };
+    let n = s.len();
     *budget = budget.checked_sub(n as u64).ok_or_else(|| {
         ElfError(format!(
             "the names of string table {} add up to more than 4 times the file's size",
@@ -343,10 +335,25 @@ fn read_cstr<'a>(
     })?;
     // Names are nearly always valid UTF-8: the validator's word-at-a-time
     // ASCII check is several times cheaper than the lossy decoder's.
-    Ok(match std::str::from_utf8(&s[..n]) {
+    Ok(match std::str::from_utf8(s) {
         Ok(name) => Cow::Borrowed(name),
-        Err(_) => String::from_utf8_lossy(&s[..n]),
+        Err(_) => String::from_utf8_lossy(s),
     })
+}
+
+/// The bytes of the name at `idx` of string table `table`, without its NUL
+/// (empty past the table's end); `None` when it runs to the end unterminated.
+fn cstr_bytes<'a>(table: &Section, data: &'a [u8], idx: u64) -> Option<&'a [u8]> {
+    let start = table.offset.saturating_add(idx);
+    let end = table
+        .offset
+        .saturating_add(table.size)
+        .min(data.len() as u64);
+    if start >= end {
+        return Some(&[]);
+    }
+    let s = &data[start as usize..end as usize];
+    Some(&s[..memchr::memchr(0, s)?])
 }
 
 impl<'a> Object<'a> {
@@ -508,7 +515,7 @@ impl<'a> Object<'a> {
         let nsyms = obj.symtab_layout(ctx)?;
         let (symbols, relocs) = rayon::join(
             || match &nsyms {
-                Some(t) => obj.read_symbols(t, ctx),
+                Some(t) => obj.read_symbols(t),
                 None => Ok(Vec::new()),
             },
             || obj.read_reloc_tables(nsyms.as_ref().map_or(0, |t| t.count)),
@@ -523,7 +530,7 @@ impl<'a> Object<'a> {
     }
 
     /// Find the symbol table and its companions, checked.
-    fn symtab_layout(&mut self, ctx: Ctx) -> Result<Option<SymtabLayout>, ElfError> {
+    fn symtab_layout(&mut self, ctx: Ctx) -> Result<Option<SymtabLayout<'a>>, ElfError> {
         let symtabs: Vec<usize> = self
             .sections
             .iter()
@@ -546,7 +553,7 @@ impl<'a> Object<'a> {
         }
         let count = (st.size / 24) as usize;
         // Checked here, before the string table, as it always was.
-        goblin::elf::Symtab::parse(self.data, st.offset as usize, count, ctx)
+        let raw = goblin::elf::Symtab::parse(self.data, st.offset as usize, count, ctx)
             .map_err(|e| ElfError(format!("bad symbol table: {e}")))?;
         let strtab = self
             .sections
@@ -570,7 +577,7 @@ impl<'a> Object<'a> {
             (s.offset, s.size / 4)
         });
         Ok(Some(SymtabLayout {
-            offset: st.offset,
+            raw,
             count,
             strtab,
             shndx_words,
@@ -580,9 +587,8 @@ impl<'a> Object<'a> {
     /// The symbols. Large tables are read in parallel, names borrowed; a
     /// table that needs more (a name not UTF-8 or unterminated, names past
     /// the budget) is read again in order, for the first error in order.
-    fn read_symbols(&self, t: &SymtabLayout, ctx: Ctx) -> Result<Vec<Symbol<'a>>, ElfError> {
-        let raw = goblin::elf::Symtab::parse(self.data, t.offset as usize, t.count, ctx)
-            .map_err(|e| ElfError(format!("bad symbol table: {e}")))?;
+    fn read_symbols(&self, t: &SymtabLayout<'a>) -> Result<Vec<Symbol<'a>>, ElfError> {
+        let raw = &t.raw;
         if t.count >= PARALLEL_SYMBOLS {
             use rayon::prelude::*;
             let bail = std::sync::atomic::AtomicBool::new(false);
@@ -620,18 +626,7 @@ impl<'a> Object<'a> {
     /// A name of the string table as it is: `None` where it must be
     /// copied or is unterminated.
     fn borrowed_name(&self, t: &SymtabLayout, idx: u64) -> Option<&'a str> {
-        let table = &t.strtab;
-        let start = table.offset.saturating_add(idx);
-        let end = table
-            .offset
-            .saturating_add(table.size)
-            .min(self.data.len() as u64);
-        if start >= end {
-            return Some("");
-        }
-        let s = &self.data[start as usize..end as usize];
-        let n = memchr::memchr(0, s)?;
-        std::str::from_utf8(&s[..n]).ok()
+        std::str::from_utf8(cstr_bytes(&t.strtab, self.data, idx)?).ok()
     }
 
     fn symbol(

@@ -125,12 +125,8 @@ impl SectionCode {
     /// The place of instruction `i` in [`SectionCode::transfers`], if it is one.
     #[inline]
     pub(super) fn transfer(&self, i: usize) -> Option<usize> {
-        let t = &self.transfers;
-        let mut k = *self.transfer_blocks.get(i / TRANSFER_BLOCK)? as usize;
-        while k < t.len() && (t[k] as usize) < i {
-            k += 1;
-        }
-        (k < t.len() && t[k] as usize == i).then_some(k)
+        let k = self.first_transfer_from(i);
+        (self.transfers.get(k).copied()? as usize == i).then_some(k)
     }
     /// Where the branch at index `i` goes (`Dest::None` for other instructions).
     pub fn dest(&self, i: usize) -> Dest {
@@ -222,6 +218,7 @@ impl SectionCode {
     /// after instruction `i`: from its block's, a few steps (two binary
     /// searches over a million transfers per function cost vmlinux.o more
     /// than reading every instruction).
+    #[inline]
     fn first_transfer_from(&self, i: usize) -> usize {
         let t = &self.transfers;
         let mut k = self
