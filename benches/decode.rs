@@ -28,10 +28,10 @@ fn inputs(machine: Machine) -> Vec<Vec<u8>> {
     let mut paths = Vec::new();
     if let Some(c) = corpus {
         let (found, _) = objlint::input::expand(&[c.join(dir)]);
-        paths.extend(found.into_iter().take(200).map(|i| i.path));
+        paths.extend(found.iter().take(200).map(|i| i.path));
     }
     let (fixtures, _) = objlint::input::expand(&[PathBuf::from("testdata")]);
-    paths.extend(fixtures.into_iter().map(|i| i.path));
+    paths.extend(fixtures.iter().map(|i| i.path));
     for p in paths {
         let b = std::fs::read(&p).unwrap_or_default();
         if Object::parse(&b).is_ok_and(|o| o.machine == machine) {

@@ -7,7 +7,7 @@
 use crate::config::{ConfigFile, Mitigations, Options, Profile};
 use crate::elf::{Machine, Object};
 use crate::engine::{self, ObjectReport};
-use crate::input::{self, Input, Loaded};
+use crate::input::{self, Input, Inputs, Loaded};
 use crate::model::Model;
 use crate::rules::Rules;
 use crate::seal::SealMode;
@@ -162,13 +162,13 @@ pub fn setup_from(o: &CheckOptions, cfg_path: Option<&Path>) -> Result<Setup, St
 /// A check run, ready to go: its inputs, the paths that could not be
 /// walked, and the setup of each input.
 pub struct Checking {
-    pub inputs: Vec<Input>,
+    pub inputs: Inputs,
     /// `(path, why)` of what could not be walked.
     pub walk_errors: Vec<(String, String)>,
     /// Setup 0 is the run's own.
     pub setups: Vec<Setup>,
     /// Per input, its index into `setups`.
-    which: Vec<usize>,
+    which: Vec<u32>,
 }
 
 /// Find the inputs under `paths` and the setup of each: with `config`, that
@@ -178,11 +178,11 @@ pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> 
     let (inputs, walk_errors) = input::expand(paths);
     let run = run_config(o);
     let mut setups = vec![setup_from(o, run.as_deref())?];
-    let mut which = vec![0; inputs.len()];
+    let mut which = vec![0u32; inputs.len()];
     if o.config.is_none() {
         let cwd = std::env::current_dir().unwrap_or_default();
         let mut by_dir: std::collections::HashMap<PathBuf, Option<PathBuf>> = Default::default();
-        let mut index: std::collections::HashMap<Option<PathBuf>, usize> =
+        let mut index: std::collections::HashMap<Option<PathBuf>, u32> =
             [(run.clone(), 0)].into_iter().collect();
         for (i, inp) in inputs.iter().enumerate() {
             let dir = crate::paths::normalize(&cwd.join(&inp.path));
@@ -191,9 +191,11 @@ pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> 
             which[i] = match index.get(&found) {
                 Some(&k) => k,
                 None => {
+                    let k = u32::try_from(setups.len())
+                        .map_err(|_| "more configuration files than one run can use")?;
                     setups.push(setup_from(o, found.as_deref())?);
-                    index.insert(found, setups.len() - 1);
-                    setups.len() - 1
+                    index.insert(found, k);
+                    k
                 }
             };
         }
@@ -227,12 +229,12 @@ impl Checking {
     /// the setup they were checked under, in input order as they are done.
     pub fn run(&self, sink: &mut dyn FnMut(&Setup, Vec<ObjectReport>)) {
         let setup = |i: usize| {
-            let (o, r) = &self.setups[self.which[i]];
+            let (o, r) = &self.setups[self.which[i] as usize];
             (r, o)
         };
         let mut next = 0;
         engine::check_inputs_streaming_with(&self.inputs, &setup, &mut |reports| {
-            let s = &self.setups[self.which[next]];
+            let s = &self.setups[self.which[next] as usize];
             next += 1;
             sink(s, reports);
         });

@@ -3,7 +3,7 @@
 use crate::checks::{self, Ctx, Finding, gnu_property};
 use crate::config::Options;
 use crate::elf::{Machine, Object, STB_GLOBAL, STB_WEAK, STT_FUNC, STT_NOTYPE};
-use crate::input::{self, Input};
+use crate::input::{self, Input, Inputs};
 use crate::model::Model;
 pub use crate::report::object::{ObjectReport, PropertyFacts};
 use crate::rules::Rules;
@@ -606,7 +606,7 @@ fn check_thin(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
 }
 
 /// Check all inputs, in parallel; reports come back in input order.
-pub fn check_inputs(inputs: &[Input], rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
+pub fn check_inputs(inputs: &Inputs, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
     let mut all = Vec::new();
     check_inputs_streaming(inputs, rules, opts, &mut |r| all.extend(r));
     all
@@ -619,7 +619,7 @@ pub fn check_inputs(inputs: &[Input], rules: &Rules, opts: &Options) -> Vec<Obje
 /// many objects a run has. Each input's own work (archive members, sections,
 /// functions) is parallel inside it.
 pub fn check_inputs_streaming(
-    inputs: &[Input],
+    inputs: &Inputs,
     rules: &Rules,
     opts: &Options,
     sink: &mut dyn FnMut(Vec<ObjectReport>),
@@ -630,7 +630,7 @@ pub fn check_inputs_streaming(
 /// [`check_inputs_streaming`] with the rules and options of each input
 /// (by index): each object under its own `objlint.toml`.
 pub fn check_inputs_streaming_with<'a>(
-    inputs: &[Input],
+    inputs: &Inputs,
     setup: &(dyn Fn(usize) -> (&'a Rules, &'a Options) + Sync),
     sink: &mut dyn FnMut(Vec<ObjectReport>),
 ) {
@@ -667,7 +667,7 @@ pub fn check_inputs_streaming_with<'a>(
 /// must not wait where it is: rayon may have started it on top of the slow
 /// input's own unfinished work, on the same thread).
 pub fn for_each_input<T: Send>(
-    inputs: &[Input],
+    inputs: &Inputs,
     work: &(dyn Fn(usize, &Input) -> T + Sync),
     sink: &mut dyn FnMut(usize, T),
 ) {
@@ -764,7 +764,7 @@ fn is_large(path: &std::path::Path, len: u64) -> bool {
 }
 
 struct Pool<'i, T> {
-    inputs: &'i [Input],
+    inputs: &'i Inputs,
     work: &'i (dyn Fn(usize, &Input) -> T + Sync),
     next: std::sync::atomic::AtomicUsize,
     /// Inputs handed on to the sink, in order.
@@ -821,7 +821,7 @@ impl<'i, T: Send> Pool<'i, T> {
             if large {
                 self.gate().large += 1;
             }
-            let r = catch_unwind(AssertUnwindSafe(|| (self.work)(i, inp)));
+            let r = catch_unwind(AssertUnwindSafe(|| (self.work)(i, &inp)));
             if large {
                 let back = {
                     let mut g = self.gate();
@@ -868,7 +868,7 @@ const YIELD_LAG: usize = 64;
 /// from there they wait for the folder's last input, so a folder of kernel
 /// objects streams as ever.
 struct Folders<'i> {
-    inputs: &'i [Input],
+    inputs: &'i Inputs,
     /// Per input: whether it is its folder's last input.
     last: Vec<bool>,
     /// Inputs of the folder held back: (index, reports).
@@ -876,11 +876,11 @@ struct Folders<'i> {
 }
 
 impl<'i> Folders<'i> {
-    fn new(inputs: &'i [Input]) -> Folders<'i> {
+    fn new(inputs: &'i Inputs) -> Folders<'i> {
         let mut last = vec![false; inputs.len()];
         let mut at = rustc_hash::FxHashMap::default();
-        for (k, i) in inputs.iter().enumerate() {
-            if let Some(f) = i.folder {
+        for k in 0..inputs.len() {
+            if let Some(f) = inputs.folder(k) {
                 at.insert(f, k);
             }
         }
@@ -902,7 +902,7 @@ impl<'i> Folders<'i> {
         setup: &(dyn Fn(usize) -> (&'a Rules, &'a Options) + Sync),
         sink: &mut dyn FnMut(Vec<ObjectReport>),
     ) {
-        if self.inputs[i].folder.is_none()
+        if self.inputs.folder(i).is_none()
             || (self.held.is_empty() && !reports.iter().any(|r| r.property.is_some()))
         {
             return sink(reports);
@@ -916,13 +916,15 @@ impl<'i> Folders<'i> {
         // A file's own report, not an archive's members.
         let whole = held
             .iter_mut()
-            .filter(|(k, r)| r.len() == 1 && r[0].file == inputs[*k].name())
+            .filter(|(k, r)| r.len() == 1 && inputs.get(*k).is_some_and(|i| r[0].file == i.name()))
             .map(|(k, r)| (*k, &mut r[0]))
             .collect();
         property_report(whole, "folder", &mut |&k, rep, fd| {
             let (_, opts) = setup(k);
             let mut one = vec![fd];
-            rep.ignored += opts.ignores.filter(&inputs[k].path, &mut one);
+            if let Some(inp) = inputs.get(k) {
+                rep.ignored += opts.ignores.filter(&inp.path, &mut one);
+            }
             rep.findings.extend(one);
             sort_findings(&mut rep.findings);
         });
@@ -939,16 +941,32 @@ mod tests {
     use std::time::Duration;
 
     /// Inputs named `/nonexistent/K.o` (nothing reads them: `work` is the test's).
-    fn named_inputs(n: usize) -> Vec<Input> {
-        (0..n)
-            .map(|k| Input::new(format!("/nonexistent/{k}.o").into()))
-            .collect()
+    fn named_inputs(n: usize) -> Inputs {
+        named_inputs_thin(n, |_| false)
+    }
+
+    /// As [`named_inputs`], input K a thin archive of one member where `thin(K)`.
+    fn named_inputs_thin(n: usize, thin: impl Fn(usize) -> bool) -> Inputs {
+        let mut inputs = Inputs::default();
+        for k in 0..n {
+            let members = if thin(k) {
+                vec![input::ThinMember {
+                    name: "m.o".into(),
+                    path: "/nonexistent/m.o".into(),
+                }]
+            } else {
+                Vec::new()
+            };
+            let path = std::path::PathBuf::from(format!("/nonexistent/{k}.o"));
+            inputs.push(&path, members, None).unwrap();
+        }
+        inputs
     }
 
     /// [`for_each_input`] on a pool of `threads`: what reached the sink, in order.
     fn run_inputs<T: Send>(
         threads: usize,
-        inputs: &[Input],
+        inputs: &Inputs,
         work: &(dyn Fn(usize, &Input) -> T + Sync),
     ) -> Vec<(usize, T)> {
         let mut got = Vec::new();
@@ -980,20 +998,8 @@ mod tests {
         let threads = 3;
         // Large inputs far enough apart that, without the gate, the other
         // workers would not reach the next one while one runs.
-        let inputs: Vec<Input> = named_inputs(240)
-            .into_iter()
-            .enumerate()
-            .map(|(k, mut i)| {
-                if k % 60 == 30 {
-                    // A thin archive counts as large whatever its size.
-                    i.members = Box::new([input::ThinMember {
-                        name: "m.o".into(),
-                        path: "/nonexistent/m.o".into(),
-                    }]);
-                }
-                i
-            })
-            .collect();
+        // A thin archive counts as large whatever its size.
+        let inputs = named_inputs_thin(240, |k| k % 60 == 30);
         let running_large = AtomicUsize::new(0);
         let started_during = AtomicUsize::new(0);
         let work = |_: usize, inp: &Input| {

@@ -740,7 +740,7 @@ fn real_objects() -> Vec<PathBuf> {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/real"));
     let (inputs, errs) = objlint::input::expand(&[root]);
     assert!(errs.is_empty());
-    inputs.into_iter().map(|i| i.path.into_path_buf()).collect()
+    inputs.iter().map(|i| i.path).collect()
 }
 
 fn key(f: &objlint::checks::Finding) -> (String, Option<String>, String) {

@@ -332,7 +332,7 @@ mod real {
         let (inputs, errs) = objlint::input::expand(&dirs);
         assert!(errs.is_empty());
         let v: Vec<_> = inputs
-            .into_iter()
+            .iter()
             .map(|i| {
                 (
                     i.path.display().to_string(),

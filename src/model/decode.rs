@@ -385,7 +385,7 @@ mod tests {
         // more, or a wrong renumbering of chunks could go unseen.
         let mut far = 0;
         let (inputs, _) = crate::input::expand(&["testdata/real".into(), "testdata/core".into()]);
-        for input in inputs {
+        for input in inputs.iter() {
             let path = input.path.display().to_string();
             let Ok(bytes) = std::fs::read(&input.path) else {
                 continue;
