@@ -86,11 +86,7 @@ fn decode_segments(
     let spare: std::sync::Mutex<Vec<(Vec<Insn>, OpTable)>> = Default::default();
     let decode = |segments: &[(u64, u64)]| {
         let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
-        let (mut out, mut ops) = spare
-            .lock()
-            .ok()
-            .and_then(|mut s| s.pop())
-            .unwrap_or_default();
+        let (mut out, mut ops) = lock(&spare).pop().unwrap_or_default();
         out.reserve(bytes as usize / dec.typical_insn_len() + 16);
         for &(from, to) in segments {
             dec.decode_with_ops(
@@ -115,40 +111,82 @@ fn decode_segments(
         }
     }
     pieces.push(first..segments.len());
-    // Decoded in waves of a few pieces per thread, each wave appended once
-    // done: the peak stays near one copy of the section's instructions plus
-    // two waves, not two copies (amdgpu.ko's 1.7 M instructions are 21 MB).
-    let wave = 2 * rayon::current_num_threads().max(1);
+    // Pieces are taken in order, one at a time, by every thread, and each is
+    // appended as soon as it and every piece before it are done, by the
+    // thread that finished it: at most about one piece per thread waits, so
+    // the peak stays near one copy of the section's instructions (amdgpu.ko's
+    // 1.7 M instructions are 21 MB), and no thread waits for a wave of
+    // pieces to end (waves cost vmlinux.o's .text a tenth of its decode).
     let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
-    let mut all = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
-    let mut ops = OpTable::default();
-    let mut append = |parts: Vec<(Vec<Insn>, OpTable)>| {
-        for (mut p, mut o) in parts {
-            all.extend_from_slice(&p);
-            ops.append(&mut o);
-            p.clear();
-            if let Ok(mut s) = spare.lock() {
-                s.push((p, o));
+    let all = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
+    let out = std::sync::Mutex::new((all, OpTable::default()));
+    let commit = std::sync::Mutex::new(Commit {
+        next: 0,
+        ready: (0..pieces.len()).map(|_| None).collect(),
+        busy: false,
+    });
+    let taken = std::sync::atomic::AtomicUsize::new(0);
+    let work = || loop {
+        let k = taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(r) = pieces.get(k) else {
+            break;
+        };
+        let part = decode(&segments[r.clone()]);
+        let mut c = lock(&commit);
+        c.ready[k] = Some(part);
+        if c.busy {
+            continue;
+        }
+        c.busy = true;
+        loop {
+            let mut run = Vec::new();
+            let Commit { next, ready, .. } = &mut *c;
+            while let Some(p) = ready.get_mut(*next).and_then(Option::take) {
+                run.push(p);
+                *next += 1;
             }
+            if run.is_empty() {
+                c.busy = false;
+                break;
+            }
+            drop(c);
+            {
+                let mut out = lock(&out);
+                let (all, ops) = &mut *out;
+                for (mut p, mut o) in run {
+                    all.extend_from_slice(&p);
+                    ops.append(&mut o);
+                    p.clear();
+                    lock(&spare).push((p, o));
+                }
+            }
+            c = lock(&commit);
         }
     };
-    // Each wave is appended while the next one decodes: appending alone
-    // left the other threads idle (on vmlinux.o, 5% of the run on one thread).
-    let mut done: Vec<(Vec<Insn>, OpTable)> = Vec::new();
-    for run in pieces.chunks(wave) {
-        let (parts, ()) = rayon::join(
-            || {
-                run.par_iter()
-                    .map(|r| decode(&segments[r.clone()]))
-                    .collect::<Vec<_>>()
-            },
-            || append(std::mem::take(&mut done)),
-        );
-        done = parts;
-    }
-    append(done);
+    rayon::scope(|s| {
+        for _ in 1..rayon::current_num_threads().min(pieces.len()) {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    let (mut all, ops) = out
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     all.shrink_to_fit();
     (all, ops)
+}
+
+/// Decoded pieces waiting to be appended in order.
+struct Commit {
+    /// The first piece not yet appended.
+    next: usize,
+    ready: Vec<Option<(Vec<Insn>, OpTable)>>,
+    /// A thread is appending.
+    busy: bool,
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// System calls that never return (`exit`, `exit_group`, `rt_sigreturn`:
@@ -451,6 +489,14 @@ mod tests {
     #[test]
     fn pieced_decoding_matches_one_pass() {
         let rules = Rules::builtin();
+        let pools: Vec<_> = [5, 2, 1]
+            .map(|n| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .unwrap()
+            })
+            .into();
         for path in [
             "testdata/real/x86_64/evdev.ko",
             "testdata/real/arm64/nf_conntrack_tftp.ko",
@@ -472,8 +518,14 @@ mod tests {
                 let (mut one, one_ops) = decode_segments(dec, data, &segments, None);
                 assert!(!one.is_empty() || s.size == 0);
                 let one_ops: Vec<_> = one_ops.iter().collect();
-                for piece in [1, 64, 1000] {
-                    let (pieced, ops) = decode_segments(dec, data, &segments, Some(piece));
+                // Pieces finish out of order on more threads than cores.
+                for (piece, pool) in [1, 64, 1000]
+                    .into_iter()
+                    .zip(&pools)
+                    .chain([(1, &pools[0])])
+                {
+                    let (pieced, ops) =
+                        pool.install(|| decode_segments(dec, data, &segments, Some(piece)));
                     assert!(one == pieced, "{path} {} piece {piece}", s.name);
                     assert!(one_ops == ops.iter().collect::<Vec<_>>());
                 }
