@@ -181,9 +181,11 @@ impl Alternatives {
         self.by_repl.iter().map(|&(s, a, b, _, _)| (s, a, b))
     }
 
-    /// Replacements that open or close user access are exclusive too, whatever
-    /// their feature number (it differs between kernel versions).
-    pub fn mark_uaccess_exclusive(&mut self, code: &[Option<SectionCode>]) {
+    /// Replacements (site, replacement) that open or close user access:
+    /// exclusive too, whatever their feature number (it differs between
+    /// kernel versions).
+    pub fn uaccess_exclusive(&self, code: &[Option<SectionCode>]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
         for &(sec, start, end, si, ri) in &self.by_repl {
             let Some(c) = code.get(sec).and_then(Option::as_ref) else {
                 continue;
@@ -194,8 +196,16 @@ impl Alternatives {
                 .iter()
                 .any(|i| matches!(i.kind, Kind::UaccessOpen | Kind::UaccessClose))
             {
-                self.sites[si].repls[ri].exclusive = true;
+                out.push((si, ri));
             }
+        }
+        out
+    }
+
+    /// Mark replacements (site, replacement) exclusive.
+    pub fn mark_exclusive(&mut self, which: &[(usize, usize)]) {
+        for &(si, ri) in which {
+            self.sites[si].repls[ri].exclusive = true;
         }
     }
 

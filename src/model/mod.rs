@@ -172,22 +172,30 @@ impl<'a> Model<'a> {
         let (code, (sym_flags, flagged_at, symbol_starts, listed_noreturn)) =
             rayon::join(decode_all, of_symbols);
         decoded();
-        alts.mark_uaccess_exclusive(&code);
-        let mut functions = functions;
-        for f in functions.iter_mut() {
-            if let Some(c) = &code[f.section] {
-                f.insns = c.lower_bound(f.start)..c.lower_bound(f.end);
-            }
-        }
-        let mut reach = Vec::with_capacity(functions.len());
-        for (i, f) in functions.iter().enumerate() {
-            let before = match i.checked_sub(1).map(|p| &functions[p]) {
-                Some(p) if p.section == f.section => reach[i - 1],
-                _ => 0,
-            };
-            reach.push(f.end.max(before));
-        }
-        let special = special::Special::build(obj, &code, &alts, &rules.special);
+        // The special tables' marks beside what else needs the code (on
+        // vmlinux.o the marks alone took 11 ms with the other thread idle).
+        let (special, (exclusive, functions, reach)) = rayon::join(
+            || special::Special::build(obj, &code, &alts, &rules.special),
+            || {
+                let exclusive = alts.uaccess_exclusive(&code);
+                let mut functions = functions;
+                for f in functions.iter_mut() {
+                    if let Some(c) = &code[f.section] {
+                        f.insns = c.lower_bound(f.start)..c.lower_bound(f.end);
+                    }
+                }
+                let mut reach: Vec<u64> = Vec::with_capacity(functions.len());
+                for (i, f) in functions.iter().enumerate() {
+                    let before = match i.checked_sub(1).map(|p| &functions[p]) {
+                        Some(p) if p.section == f.section => reach[i - 1],
+                        _ => 0,
+                    };
+                    reach.push(f.end.max(before));
+                }
+                (exclusive, functions, reach)
+            },
+        );
+        alts.mark_exclusive(&exclusive);
         let mut code = code;
         special.unmark_plain(&mut code);
         let mut m = Model {

@@ -30,6 +30,8 @@ pub(super) fn listed_noreturn(obj: &Object, names: &NameSet, declared: &[String]
 
 /// Functions per parallel chunk when collecting callers.
 const CALLER_CHUNK: usize = 512;
+/// Transfers per unit of parallel work in [`Model::branched_to`].
+const TRANSFER_CHUNK: usize = 1 << 14;
 
 /// Per function, the functions of the object that branch to its start
 /// (compressed rows: `by[start[f]..start[f + 1]]`, in caller order; a caller
@@ -246,22 +248,106 @@ impl<'a> Model<'a> {
         let mut out: Vec<bool> = (0..self.functions.len())
             .map(|f| !callers.of(f).is_empty())
             .collect();
-        for (sec, code) in self.code.iter().enumerate() {
-            let Some(code) = code else { continue };
-            let mut inside = vec![false; code.insns.len()];
-            let lo = self.functions.partition_point(|f| f.section < sec);
-            let hi = self.functions.partition_point(|f| f.section <= sec);
-            for f in &self.functions[lo..hi] {
-                inside[f.insns.clone()].fill(true);
-            }
-            for (k, &i) in code.transfers().iter().enumerate() {
-                if !inside[i as usize]
-                    && let Some(callee) = self.branch_callee(code, k)
-                {
-                    out[callee] = true;
-                }
+        for (sec, k) in self.transfers_outside_functions() {
+            if let Some(code) = self.section_code(sec)
+                && let Some(callee) = self.branch_callee(code, k)
+            {
+                out[callee] = true;
             }
         }
         out
+    }
+
+    /// The transfers (section, index among its transfers) outside every
+    /// function, in parallel runs of each section's transfers: a place is
+    /// inside a function when the farthest end of the functions starting at
+    /// or before it is past it.
+    fn transfers_outside_functions(&self) -> Vec<(usize, usize)> {
+        let runs: Vec<(usize, &SectionCode, usize)> = self
+            .code
+            .iter()
+            .enumerate()
+            .filter_map(|(sec, c)| Some((sec, c.as_ref()?)))
+            .flat_map(|(sec, c)| {
+                (0..c.transfers().len())
+                    .step_by(TRANSFER_CHUNK)
+                    .map(move |first| (sec, c, first))
+            })
+            .collect();
+        let outside: Vec<Vec<(usize, usize)>> = runs
+            .par_iter()
+            .map(|&(sec, code, first)| {
+                let lo = self.functions.partition_point(|f| f.section < sec);
+                let hi = self.functions.partition_point(|f| f.section <= sec);
+                let all = code.transfers();
+                let run = &all[first..(first + TRANSFER_CHUNK).min(all.len())];
+                let at = |i: u32| code.insns[i as usize].offset();
+                let start = at(run[0]);
+                let mut p = lo + self.functions[lo..hi].partition_point(|f| f.start <= start);
+                let mut found = Vec::new();
+                for (j, &i) in run.iter().enumerate() {
+                    let at = at(i);
+                    while p < hi && self.functions[p].start <= at {
+                        p += 1;
+                    }
+                    if p == lo || self.reach[p - 1] <= at {
+                        found.push((sec, first + j));
+                    }
+                }
+                found
+            })
+            .collect();
+        outside.concat()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// The transfers outside every function, found through the farthest end
+    /// of the functions before each, are the ones a map of every function's
+    /// instructions gives, on every object under testdata (functions nested
+    /// in others, aliases of other sizes, padding between functions).
+    #[test]
+    fn transfers_outside_functions_match_a_map_of_function_instructions() {
+        let rules = Rules::builtin();
+        let (inputs, _) = crate::input::expand(&["testdata".into()]);
+        let (mut outside, mut between) = (0, 0);
+        for input in inputs.iter() {
+            let Ok(bytes) = std::fs::read(&input.path) else {
+                continue;
+            };
+            let Ok(obj) = Object::parse(&bytes) else {
+                continue;
+            };
+            let m = Model::build(&obj, &rules);
+            let mut want = Vec::new();
+            for (sec, code) in m.code.iter().enumerate() {
+                let Some(code) = code else { continue };
+                let mut inside = vec![false; code.insns.len()];
+                for f in m.functions.iter().filter(|f| f.section == sec) {
+                    inside[f.insns.clone()].fill(true);
+                }
+                for (k, &i) in code.transfers().iter().enumerate() {
+                    if !inside[i as usize] {
+                        want.push((sec, k));
+                        // Past a function of its section: not only
+                        // code before the first.
+                        let at = code.insns[i as usize].offset();
+                        between += usize::from(
+                            m.functions.iter().any(|f| f.section == sec && f.start < at),
+                        );
+                    }
+                }
+            }
+            outside += want.len();
+            assert_eq!(m.transfers_outside_functions(), want);
+        }
+        assert!(
+            between > 0 && outside > between,
+            "{outside} outside, {between} between functions"
+        );
     }
 }
