@@ -213,8 +213,14 @@ impl AddressTaken {
                 units.push(Unit::Relocs(sec.index, lo..hi, export));
                 lo = hi;
             }
-            if code.is_some() {
-                units.push(Unit::Unrelocated(sec.index, export));
+            // vmlinux.o's .text in one unit kept one thread busy to the end.
+            if let Some(c) = code {
+                let mut lo = 0;
+                while lo < c.insns.len() {
+                    let hi = (lo + INSN_CHUNK).min(c.insns.len());
+                    units.push(Unit::Unrelocated(sec.index, lo..hi, export));
+                    lo = hi;
+                }
             }
         }
         let outs: Vec<Found> = units
@@ -225,7 +231,9 @@ impl AddressTaken {
                     Unit::Relocs(sec, range, export) => {
                         cx.relocs(&mut out, *sec, range.clone(), *export)
                     }
-                    Unit::Unrelocated(sec, export) => cx.unrelocated(&mut out, *sec, *export),
+                    Unit::Unrelocated(sec, range, export) => {
+                        cx.unrelocated(&mut out, *sec, range.clone(), *export)
+                    }
                 }
                 out
             })
@@ -417,14 +425,17 @@ struct Classifier<'m, 'a> {
 
 /// Relocations per unit of parallel work.
 const RELOC_CHUNK: usize = 1 << 13;
+/// Instructions per unit of work looking for unrelocated address computations.
+const INSN_CHUNK: usize = 1 << 16;
 
 /// A unit of [`AddressTaken::build`]'s work, with whether its section is an
 /// export table.
 enum Unit {
     /// Relocations `range` of a section.
     Relocs(usize, std::ops::Range<usize>, bool),
-    /// The address computations of a code section without a relocation.
-    Unrelocated(usize, bool),
+    /// The address computations without a relocation among instructions
+    /// `range` of a code section.
+    Unrelocated(usize, std::ops::Range<usize>, bool),
 }
 
 /// What one unit found.
@@ -489,7 +500,13 @@ impl Classifier<'_, '_> {
     }
 
     /// `lea label(%rip)` / `adr` within one section carry no relocation.
-    fn unrelocated(&self, out: &mut Found, sec: usize, export: bool) {
+    fn unrelocated(
+        &self,
+        out: &mut Found,
+        sec: usize,
+        range: std::ops::Range<usize>,
+        export: bool,
+    ) {
         let m = self.m;
         let Some(c) = m.section_code(sec) else {
             return;
@@ -497,8 +514,11 @@ impl Classifier<'_, '_> {
         // Instructions and relocations are both in offset order: one cursor
         // (two searches per instruction over vmlinux.o's million).
         let relocs = m.obj.relocs(sec);
-        let mut r = 0;
-        for i in c.insns.iter().filter(|i| i.kind == Kind::Other) {
+        let insns = &c.insns[range];
+        let mut r = insns
+            .first()
+            .map_or(0, |i| relocs.partition_point(|x| x.offset() < i.offset()));
+        for i in insns.iter().filter(|i| i.kind == Kind::Other) {
             let Some(to) = i.imm_target() else {
                 continue;
             };
