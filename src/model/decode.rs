@@ -31,8 +31,11 @@ pub(super) fn decode_section(
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
     let (mut insns, ops) = decode_segments(dec, data, &segments, piece);
-    mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
-    index_ops(&mut insns, &ops);
+    // Whether the section has a system call at all is learnt in the same
+    // parallel pass (a pass of its own over vmlinux.o's .text: 3 ms, one thread).
+    if index_ops(&mut insns, &ops) {
+        mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
+    }
     let mut code = SectionCode {
         section: sec,
         pages: page_index(&insns),
@@ -202,7 +205,7 @@ fn mark_noreturn_syscalls(
     cuts: &[u64],
     numbers: &[u64],
 ) {
-    if numbers.is_empty() || !insns.iter().any(|i| i.kind == Kind::Syscall) {
+    if numbers.is_empty() {
         return;
     }
     let mut entries: rustc_hash::FxHashSet<u64> =
@@ -227,7 +230,9 @@ fn mark_noreturn_syscalls(
 /// Each instruction with operations learns where they start in `ops`, so
 /// the walks find them without a search, and whether it is straight-line
 /// code ([`Insn::is_plain`]; the special tables may still take that back).
-fn index_ops(insns: &mut [Insn], ops: &OpTable) {
+/// Whether any is a [`Kind::Syscall`] (which is not plain, nor is what
+/// [`mark_noreturn_syscalls`] turns it into).
+fn index_ops(insns: &mut [Insn], ops: &OpTable) -> bool {
     let offs = ops.offsets();
     // Where the instruction after each run starts (none after the last).
     let after: Vec<u64> = insns
@@ -240,9 +245,11 @@ fn index_ops(insns: &mut [Insn], ops: &OpTable) {
         .par_chunks_mut(INDEX_CHUNK)
         .with_min_len(4)
         .zip(after)
-        .for_each(|(run, after)| {
+        .map(|(run, after)| {
             let mut next = after;
+            let mut syscall = false;
             for ins in run.iter_mut().rev() {
+                syscall |= ins.kind == Kind::Syscall;
                 let plain =
                     matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) && next == ins.end();
                 next = ins.offset();
@@ -262,7 +269,9 @@ fn index_ops(insns: &mut [Insn], ops: &OpTable) {
                     ins.set_plain(false);
                 }
             }
-        });
+            syscall
+        })
+        .reduce(|| false, |a, b| a || b)
 }
 
 /// See [`SectionCode::pages`].
