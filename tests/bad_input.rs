@@ -195,6 +195,36 @@ fn cfi_rows_before_their_fde() {
     );
 }
 
+/// Found by the `load` fuzz target (2026-12-03): `mov %reg, disp(%rsp)` with
+/// a displacement near -2^31 made the saved register's offset from the CFA
+/// (`disp - stack size`) overflow, an internal error in a build with
+/// overflow checks (this test's; release builds wrapped silently). Stack
+/// offsets wrap now, as objtool's `int`s do. The input as found, with the
+/// target's options (its first byte, 0x1a: --ibt, --frame-pointer,
+/// --patchable 4,2).
+#[test]
+fn stack_offsets_past_the_range_of_32_bits() {
+    let b = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/bad/fuzz-stack-offset-overflow.o"),
+    )
+    .unwrap();
+    let opts = Options {
+        ibt: Some(true),
+        frame_pointer: Some(true),
+        patchable: Some((4, 2)),
+        ..Default::default()
+    };
+    let rep = engine::check_bytes("stack.o", &b, &Rules::builtin(), &opts);
+    assert!(
+        rep.error
+            .as_deref()
+            .is_none_or(|e| !e.contains("internal error")),
+        "{:?}",
+        rep.error
+    );
+    assert!(!rep.findings.is_empty());
+}
+
 /// Found by the `load` fuzz target (2026-12-02): a section symbol's value
 /// near the top of the address space put an alternative's original or
 /// replacement there, and `offset + length` overflowed (an internal error).

@@ -341,19 +341,19 @@ impl Frame {
                             if c.drap
                                 && c.cfa.base == BP_INDIRECT
                                 && d == c.drap_reg
-                                && c.drap_offset == -c.stack_size
+                                && c.drap_offset == c.stack_size.wrapping_neg()
                             {
                                 // drap: pop %drap
                                 c.cfa.base = c.drap_reg;
                                 c.cfa.offset = 0;
                                 c.drap_offset = -1;
-                            } else if c.stack_size == -self.reg(c, d).offset {
+                            } else if c.stack_size == self.reg(c, d).offset.wrapping_neg() {
                                 // pop %reg
                                 self.restore(c, d);
                             }
-                            c.stack_size -= 8;
+                            c.stack_size = c.stack_size.wrapping_sub(8);
                             if c.cfa.base == sp {
-                                c.cfa.offset -= 8;
+                                c.cfa.offset = c.cfa.offset.wrapping_sub(8);
                             }
                         }
                     }
@@ -414,9 +414,9 @@ impl Frame {
                 }
             }
             Dst::Push | Dst::PushFlags => {
-                c.stack_size += 8;
+                c.stack_size = c.stack_size.wrapping_add(8);
                 if c.cfa.base == sp {
-                    c.cfa.offset += 8;
+                    c.cfa.offset = c.cfa.offset.wrapping_add(8);
                 }
                 if let Src::Reg(s) = src {
                     let s = s as Base;
@@ -424,18 +424,18 @@ impl Frame {
                         if s == c.cfa.base && s == c.drap_reg {
                             // drap: push %drap
                             c.cfa.base = BP_INDIRECT;
-                            c.cfa.offset = -c.stack_size;
-                            c.drap_offset = -c.stack_size;
+                            c.cfa.offset = c.stack_size.wrapping_neg();
+                            c.drap_offset = c.stack_size.wrapping_neg();
                         } else if s == bp && c.cfa.base == c.drap_reg {
                             // drap: push %rbp
                             c.stack_size = 0;
                         } else {
                             // drap: push %reg
-                            self.save(c, s, bp, -c.stack_size);
+                            self.save(c, s, bp, c.stack_size.wrapping_neg());
                         }
                     } else {
                         // push %reg
-                        self.save(c, s, CFA, -c.stack_size);
+                        self.save(c, s, CFA, c.stack_size.wrapping_neg());
                     }
                     // rbp pushed but not made the frame pointer
                     if in_function && s == bp && c.cfa.base != bp {
@@ -461,12 +461,12 @@ impl Frame {
                     }
                 } else if base == c.cfa.base {
                     // mov reg, disp(%rbp); mov reg, disp(%rsp)
-                    self.save(c, s, CFA, off - c.cfa.offset);
+                    self.save(c, s, CFA, off.wrapping_sub(c.cfa.offset));
                 } else if base == sp && c.sp_lost {
                     // a store to the other stack
                 } else if base == sp {
                     // mov reg, disp(%rsp)
-                    self.save(c, s, CFA, off - c.stack_size);
+                    self.save(c, s, CFA, off.wrapping_sub(c.stack_size));
                 } else if s == sp && off == 0 {
                     // mov %rsp, (%reg): a stack swizzle is being set up
                     self.set_val(c, base, Loc::new(SP_INDIRECT, c.cfa.offset));
@@ -475,9 +475,9 @@ impl Frame {
             Dst::Mem => match src {
                 Src::Pop | Src::PopFlags => {
                     // pop mem
-                    c.stack_size -= 8;
+                    c.stack_size = c.stack_size.wrapping_sub(8);
                     if c.cfa.base == sp {
-                        c.cfa.offset -= 8;
+                        c.cfa.offset = c.cfa.offset.wrapping_sub(8);
                     }
                 }
                 _ => return Err(Unsupported::Unknown),
@@ -490,30 +490,33 @@ impl Frame {
     fn mov(&self, c: &mut Cfi, s: Base, d: Base) {
         let sp = self.sp();
         let bp = self.fp();
-        if s == sp && d == bp && c.cfa.base == sp && self.reg(c, bp) == Loc::new(CFA, -c.cfa.offset)
+        if s == sp
+            && d == bp
+            && c.cfa.base == sp
+            && self.reg(c, bp) == Loc::new(CFA, c.cfa.offset.wrapping_neg())
         {
             // mov %rsp, %rbp: the frame pointer is set up
             c.cfa.base = d;
             c.bp_scratch = false;
         } else if s == sp && d == bp && c.drap {
             // drap: mov %rsp, %rbp
-            self.put(c, bp, Loc::new(bp, -c.stack_size));
+            self.put(c, bp, Loc::new(bp, c.stack_size.wrapping_neg()));
             c.bp_scratch = false;
         } else if s == sp && c.cfa.base == sp {
             // mov %rsp, %reg: remembered, for a later mov %reg, %rsp
-            self.set_val(c, d, Loc::new(CFA, -c.stack_size));
+            self.set_val(c, d, Loc::new(CFA, c.stack_size.wrapping_neg()));
             if self.arm64 {
                 let _ = self.clobber(c, d);
             }
         } else if s == bp && d == sp && (c.cfa.base == bp || c.cfa.base == c.drap_reg) {
             // mov %rbp, %rsp: the stack pointer back from the frame pointer
-            c.stack_size = -self.reg(c, bp).offset;
+            c.stack_size = self.reg(c, bp).offset.wrapping_neg();
             c.sp_lost = false;
         } else if d == c.cfa.base {
             // mov %reg, %rsp
             let v = self.val(c, s);
             if c.cfa.base == sp && v.base == CFA {
-                c.cfa.offset = -v.offset;
+                c.cfa.offset = v.offset.wrapping_neg();
                 c.stack_size = c.cfa.offset;
             } else if c.cfa.base == sp && v.base == SP_INDIRECT && v.offset == c.cfa.offset {
                 // a stack swizzle: the CFA is found through the new stack's top
@@ -527,7 +530,7 @@ impl Frame {
         {
             // the swizzle once more, with the CFA base unchanged: a later
             // pop %rsp is a plain pop, so count this as a push
-            c.stack_size += 8;
+            c.stack_size = c.stack_size.wrapping_add(8);
         } else if self.val(c, s).base == CFA {
             // a copy of a copy of the stack pointer
             let v = self.val(c, s);
@@ -553,24 +556,24 @@ impl Frame {
         let bp = self.fp();
         if d == sp && s == sp {
             // add imm, %rsp
-            c.stack_size -= off;
+            c.stack_size = c.stack_size.wrapping_sub(off);
             if c.cfa.base == sp {
-                c.cfa.offset -= off;
+                c.cfa.offset = c.cfa.offset.wrapping_sub(off);
             }
             return Ok(());
         }
         if self.arm64 && d == bp && s == sp && c.cfa.base == sp {
             // add x29, sp, #n: the frame record is n bytes up the stack
-            if self.reg(c, bp) == Loc::new(CFA, off - c.stack_size) {
+            if self.reg(c, bp) == Loc::new(CFA, off.wrapping_sub(c.stack_size)) {
                 c.cfa.base = bp;
-                c.cfa.offset -= off;
+                c.cfa.offset = c.cfa.offset.wrapping_sub(off);
                 c.bp_scratch = false;
                 return Ok(());
             }
         }
         if d == sp && s == bp {
             // lea disp(%rbp), %rsp
-            c.stack_size = -(off + self.reg(c, bp).offset);
+            c.stack_size = off.wrapping_add(self.reg(c, bp).offset).wrapping_neg();
             c.sp_lost = false;
             return Ok(());
         }
@@ -579,7 +582,7 @@ impl Frame {
             if !self.arm64 {
                 c.drap_reg = d;
             }
-            self.set_val(c, d, Loc::new(CFA, -c.stack_size + off));
+            self.set_val(c, d, Loc::new(CFA, off.wrapping_sub(c.stack_size)));
             if self.arm64 && d == bp {
                 let _ = self.clobber(c, d);
             }
@@ -588,8 +591,8 @@ impl Frame {
         if c.drap && d == sp && s == c.drap_reg {
             // drap: lea disp(%drap), %rsp
             c.cfa.base = sp;
-            c.cfa.offset = -off;
-            c.stack_size = -off;
+            c.cfa.offset = off.wrapping_neg();
+            c.stack_size = off.wrapping_neg();
             c.drap_reg = UNDEFINED;
             c.drap = false;
             return Ok(());
@@ -619,16 +622,16 @@ impl Frame {
             return;
         }
         if matches!(dst, Dst::Push | Dst::PushFlags) {
-            c.cfa.offset += 8;
+            c.cfa.offset = c.cfa.offset.wrapping_add(8);
         }
         if matches!(src, Src::Pop | Src::PopFlags) {
-            c.cfa.offset -= 8;
+            c.cfa.offset = c.cfa.offset.wrapping_sub(8);
         }
         if let (Dst::Reg(d), Src::Add(s, off)) = (dst, src)
             && d as Base == sp
             && s as Base == sp
         {
-            c.cfa.offset -= off;
+            c.cfa.offset = c.cfa.offset.wrapping_sub(off);
         }
     }
 
@@ -771,8 +774,8 @@ impl Frame {
         let bp = self.fp();
         let at = |l: Loc, off: i32| l.base == CFA && l.offset == off;
         if c.cfa.base == bp
-            && at(self.reg(c, bp), -c.cfa.offset)
-            && at(c.regs[self.ra_slot()], -c.cfa.offset + 8)
+            && at(self.reg(c, bp), c.cfa.offset.wrapping_neg())
+            && at(c.regs[self.ra_slot()], 8i32.wrapping_sub(c.cfa.offset))
         {
             return true;
         }
@@ -930,7 +933,7 @@ impl Frame {
                 .iter()
                 .position(|&d| d == reg)
                 .map(|r| self.val(c, r as Base))
-                .is_some_and(|v| v.base == CFA && i64::from(-v.offset) == off)
+                .is_some_and(|v| v.base == CFA && -i64::from(v.offset) == off)
         };
         let cfa_ok = if reg == sp_dw {
             i64::from(c.stack_size) == off
