@@ -166,26 +166,30 @@ fn bad_inputs() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     ]
 }
 
-/// A symbol outside its section is not a reason to refuse the object:
-/// symtab-shndx reports such symbols (a rewrite that moved one, seed 003),
-/// and the model ignores a function that lies outside its section.
+/// A fuzzer's input as found (testdata/bad/NAME), checked under `opts`:
+/// its report, which must not be an internal error.
+fn check_found(name: &str, opts: &Options) -> objlint::report::object::ObjectReport {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/bad")
+        .join(name);
+    let b = std::fs::read(path).unwrap();
+    let rep = engine::check_bytes(name, &b, &Rules::builtin(), opts);
+    assert!(
+        rep.error
+            .as_deref()
+            .is_none_or(|e| !e.contains("internal error")),
+        "{name}: {:?}",
+        rep.error
+    );
+    rep
+}
+
 /// Found by the `check_bytes` fuzz target in CI (2026-12-02): an FDE whose
 /// rows start before its initial address made `start - base` underflow
 /// (an internal error). The input as found; the FDE is reported unread.
 #[test]
 fn cfi_rows_before_their_fde() {
-    let b = std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/bad/fuzz-cfi-row-before-start.o"),
-    )
-    .unwrap();
-    let rep = engine::check_bytes("cfi.o", &b, &Rules::builtin(), &Options::default());
-    assert!(
-        rep.error
-            .as_deref()
-            .is_none_or(|e| !e.contains("internal error")),
-        "{:?}",
-        rep.error
-    );
+    let rep = check_found("fuzz-cfi-row-before-start.o", &Options::default());
     // Not dropped silently: the unread FDE is an analysis-incomplete gap.
     assert!(
         rep.findings.iter().any(|f| f.rule == "analysis-incomplete"
@@ -204,24 +208,13 @@ fn cfi_rows_before_their_fde() {
 /// --patchable 4,2).
 #[test]
 fn stack_offsets_past_the_range_of_32_bits() {
-    let b = std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/bad/fuzz-stack-offset-overflow.o"),
-    )
-    .unwrap();
     let opts = Options {
         ibt: Some(true),
         frame_pointer: Some(true),
         patchable: Some((4, 2)),
         ..Default::default()
     };
-    let rep = engine::check_bytes("stack.o", &b, &Rules::builtin(), &opts);
-    assert!(
-        rep.error
-            .as_deref()
-            .is_none_or(|e| !e.contains("internal error")),
-        "{:?}",
-        rep.error
-    );
+    let rep = check_found("fuzz-stack-offset-overflow.o", &opts);
     assert!(!rep.findings.is_empty());
 }
 
@@ -246,6 +239,9 @@ fn alternatives_at_the_top_of_the_address_space() {
     }
 }
 
+/// A symbol outside its section is not a reason to refuse the object:
+/// symtab-shndx reports such symbols (a rewrite that moved one, seed 003),
+/// and the model ignores a function that lies outside its section.
 #[test]
 fn symbols_outside_their_section_are_read() {
     let good = fixture("x86/missing-ret.o");

@@ -427,12 +427,12 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
         .functions
         .par_iter()
         .enumerate()
-        .flat_map_iter(|(fi, f)| {
-            let code = m.section_code(f.section);
-            let ks = code.map_or(&[][..], |c| c.transfers_in(m.insn_range(f)));
-            ks.iter()
+        .filter_map(|(fi, f)| Some((fi, f, m.section_code(f.section)?)))
+        .flat_map_iter(|(fi, f, code)| {
+            code.transfers_in(m.insn_range(f))
+                .iter()
                 .map(|&k| k as usize)
-                .filter(move |&k| code.is_some_and(|c| dispatch(c, k)))
+                .filter(move |&k| dispatch(code, k))
                 .map(move |k| (fi, k))
         })
         .collect();
