@@ -216,8 +216,8 @@ impl AddressTaken {
             // vmlinux.o's .text in one unit kept one thread busy to the end.
             if let Some(c) = code {
                 let mut lo = 0;
-                while lo < c.insns.len() {
-                    let hi = (lo + INSN_CHUNK).min(c.insns.len());
+                while lo < c.computed.len() {
+                    let hi = (lo + COMPUTED_CHUNK).min(c.computed.len());
                     units.push(Unit::Unrelocated(sec.index, lo..hi, export));
                     lo = hi;
                 }
@@ -425,16 +425,16 @@ struct Classifier<'m, 'a> {
 
 /// Relocations per unit of parallel work.
 const RELOC_CHUNK: usize = 1 << 13;
-/// Instructions per unit of work looking for unrelocated address computations.
-const INSN_CHUNK: usize = 1 << 16;
+/// Address computations per unit of work looking for unrelocated ones.
+const COMPUTED_CHUNK: usize = 1 << 12;
 
 /// A unit of [`AddressTaken::build`]'s work, with whether its section is an
 /// export table.
 enum Unit {
     /// Relocations `range` of a section.
     Relocs(usize, std::ops::Range<usize>, bool),
-    /// The address computations without a relocation among instructions
-    /// `range` of a code section.
+    /// The address computations without a relocation among a code
+    /// section's computations `range` (`SectionCode::computed`).
     Unrelocated(usize, std::ops::Range<usize>, bool),
 }
 
@@ -514,11 +514,12 @@ impl Classifier<'_, '_> {
         // Instructions and relocations are both in offset order: one cursor
         // (two searches per instruction over vmlinux.o's million).
         let relocs = m.obj.relocs(sec);
-        let insns = &c.insns[range];
+        let insns = c.computed[range].iter().map(|&k| &c.insns[k as usize]);
         let mut r = insns
-            .first()
+            .clone()
+            .next()
             .map_or(0, |i| relocs.partition_point(|x| x.offset() < i.offset()));
-        for i in insns.iter().filter(|i| i.kind == Kind::Other) {
+        for i in insns.filter(|i| i.kind == Kind::Other) {
             let Some(to) = i.imm_target() else {
                 continue;
             };

@@ -107,6 +107,10 @@ pub struct SectionCode {
     /// ([`Kind::TRANSFERS`](crate::arch::Kind::TRANSFERS)), in order: scans
     /// that only look at those step through a fifth of the instructions.
     pub(super) transfers: Vec<u32>,
+    /// The indexes of the other instructions with an encoded target, in
+    /// order: PC-relative address computations (x86 `lea label(%rip)`,
+    /// arm64 `adr`), a few in a thousand instructions.
+    pub(super) computed: Vec<u32>,
     /// The state operations of the instructions that have any.
     pub(super) ops: OpTable,
 }

@@ -47,6 +47,7 @@ pub(super) fn decode_section(
         far: Vec::new(),
         links: Vec::new(),
         transfer_blocks: Vec::new(),
+        computed: Vec::new(),
     };
     resolve_branches(obj, dec, starts, &mut code, RESOLVE_CHUNK);
     code
@@ -315,8 +316,15 @@ fn resolve_branches(
     let insns = &code.insns;
     let relocs = obj.relocs(sec);
     // Per chunk: its kinds, far destinations, transfers, their
-    // destinations and links.
-    type Part = (u32, Vec<Dest>, Vec<u32>, Vec<PackedDest>, Vec<u32>);
+    // destinations and links, address computations.
+    type Part = (
+        u32,
+        Vec<Dest>,
+        Vec<u32>,
+        Vec<PackedDest>,
+        Vec<u32>,
+        Vec<u32>,
+    );
     let chunks: Vec<Part> = insns
         .par_chunks(chunk)
         .enumerate()
@@ -328,10 +336,14 @@ fn resolve_branches(
             let mut transfers = Vec::with_capacity(part.len() / 4);
             let mut dests = Vec::with_capacity(part.len() / 4);
             let mut links = Vec::with_capacity(part.len() / 4);
+            let mut computed = Vec::new();
             for (k, ins) in part.iter().enumerate() {
                 let bit = ins.kind.bit();
                 kinds |= bit;
                 if bit & Kind::TRANSFERS == 0 {
+                    if ins.kind == Kind::Other && ins.imm_target().is_some() {
+                        computed.push((c * chunk + k) as u32);
+                    }
                     continue;
                 }
                 transfers.push((c * chunk + k) as u32);
@@ -375,7 +387,7 @@ fn resolve_branches(
                 };
                 links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
             }
-            (kinds, far, transfers, dests, links)
+            (kinds, far, transfers, dests, links, computed)
         })
         .collect();
     // Each chunk numbered its far destinations from 0: renumber into one table.
@@ -385,8 +397,10 @@ fn resolve_branches(
     let mut transfers = Vec::with_capacity(n);
     let mut dests = Vec::with_capacity(n);
     let mut links = Vec::with_capacity(n);
-    for (k, part, t, d, l) in chunks {
+    let mut computed = Vec::new();
+    for (k, part, t, d, l, a) in chunks {
         kinds |= k;
+        computed.extend_from_slice(&a);
         transfers.extend_from_slice(&t);
         links.extend_from_slice(&l);
         let base = far.len();
@@ -414,6 +428,7 @@ fn resolve_branches(
     code.kinds = kinds;
     code.transfers = transfers;
     code.transfer_blocks = transfer_blocks;
+    code.computed = computed;
 }
 
 #[cfg(test)]
