@@ -788,7 +788,7 @@ struct Gate {
 
 impl<'i, T: Send> Pool<'i, T> {
     fn gate(&self) -> std::sync::MutexGuard<'_, Gate> {
-        self.gate.lock().unwrap_or_else(|e| e.into_inner())
+        crate::lock(&self.gate)
     }
 
     fn worker<'s>(&'s self, s: &rayon::Scope<'s>, tx: std::sync::mpsc::Sender<Done<T>>) {

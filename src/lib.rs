@@ -31,3 +31,10 @@ pub mod stats;
 pub mod symdiff;
 pub mod timing;
 pub mod unwind;
+
+/// A mutex's guard even when another thread panicked holding it: the data
+/// guarded here (work queues, logs of what matched) stays whole whatever
+/// point a panic left it at, and a panic is reported per input anyway.
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -283,22 +283,14 @@ impl ExemptionLog {
     /// Records that `entry` matched (when recording).
     pub fn hit(&self, entry: ExemptionEntry) {
         if self.0.on.load(std::sync::atomic::Ordering::Relaxed) {
-            self.0
-                .hits
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(entry);
+            crate::lock(&self.0.hits).insert(entry);
         }
     }
     fn start(&self) {
         self.0.on.store(true, std::sync::atomic::Ordering::Relaxed);
     }
     fn hits(&self) -> rustc_hash::FxHashSet<ExemptionEntry> {
-        self.0
-            .hits
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        crate::lock(&self.0.hits).clone()
     }
 }
 

@@ -90,7 +90,7 @@ fn decode_segments(
     let spare: std::sync::Mutex<Vec<(Vec<Insn>, OpTable)>> = Default::default();
     let decode = |segments: &[(u64, u64)]| {
         let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
-        let (mut out, mut ops) = lock(&spare).pop().unwrap_or_default();
+        let (mut out, mut ops) = crate::lock(&spare).pop().unwrap_or_default();
         out.reserve(bytes as usize / dec.typical_insn_len() + 16);
         for &(from, to) in segments {
             dec.decode_with_ops(
@@ -136,7 +136,7 @@ fn decode_segments(
             break;
         };
         let part = decode(&segments[r.clone()]);
-        let mut c = lock(&commit);
+        let mut c = crate::lock(&commit);
         c.ready[k] = Some(part);
         if c.busy {
             continue;
@@ -155,16 +155,16 @@ fn decode_segments(
             }
             drop(c);
             {
-                let mut out = lock(&out);
+                let mut out = crate::lock(&out);
                 let (all, ops) = &mut *out;
                 for (mut p, mut o) in run {
                     all.extend_from_slice(&p);
                     ops.append(&mut o);
                     p.clear();
-                    lock(&spare).push((p, o));
+                    crate::lock(&spare).push((p, o));
                 }
             }
-            c = lock(&commit);
+            c = crate::lock(&commit);
         }
     };
     rayon::scope(|s| {
@@ -187,10 +187,6 @@ struct Commit {
     ready: Vec<Option<(Vec<Insn>, OpTable)>>,
     /// A thread is appending.
     busy: bool,
-}
-
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// System calls that never return (`exit`, `exit_group`, `rt_sigreturn`:
