@@ -463,17 +463,7 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
         .filter(|(_, c)| cx.opts.enabled(c.id()))
         .collect();
     let funcs = &cx.model.functions;
-    let mut out: Vec<Finding> = funcs
-        .par_iter()
-        .with_min_len(64)
-        .flat_map_iter(|f| {
-            let mut v = Vec::new();
-            for &(i, c) in &checks {
-                timing::time(Phase::Rule(i), || c.check_function(cx, f, &mut v));
-            }
-            v
-        })
-        .collect();
+    let mut out: Vec<Finding> = Vec::new();
     // The walk first: nearly every object-wide check reads it, and a check
     // waiting for another's first use would hold a thread idle while the
     // walk's own parallel work ran on one. Then the checks side by side,

@@ -38,7 +38,7 @@ pub mod profile;
 pub mod speculation;
 
 use crate::config::Options;
-use crate::model::{Function, Model};
+use crate::model::Model;
 use crate::rules::{Rules, Severity};
 use crate::timing::{self, Phase};
 use serde::Serialize;
@@ -253,9 +253,8 @@ impl Ctx<'_> {
 /// A rule implementation.
 pub trait Check: Sync {
     fn id(&self) -> &'static str;
-    /// Checks one function (called in parallel over functions).
-    fn check_function(&self, _cx: &Ctx, _f: &Function, _out: &mut Vec<Finding>) {}
-    /// Checks object-wide facts (called once per object).
+    /// Checks the object (called once per object); a check's work over
+    /// functions runs in parallel inside it.
     fn check_object(&self, _cx: &Ctx, _out: &mut Vec<Finding>) {}
 }
 
