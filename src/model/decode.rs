@@ -298,6 +298,17 @@ fn page_index(insns: &[Insn]) -> Vec<u32> {
 /// indexes (units of fewer run on one thread).
 const INDEX_CHUNK: usize = 1 << 14;
 
+/// What [`resolve_branches`] finds in one chunk of instructions (far
+/// destinations numbered from 0 in the chunk).
+struct Resolved {
+    kinds: u32,
+    far: Vec<Dest>,
+    transfers: Vec<u32>,
+    dests: Vec<PackedDest>,
+    links: Vec<u32>,
+    computed: Vec<u32>,
+}
+
 /// Branch destinations through the relocations, jump links and the kinds
 /// present, in parallel chunks of `chunk` instructions (same result for any
 /// chunk size).
@@ -311,17 +322,7 @@ fn resolve_branches(
     let sec = code.section;
     let insns = &code.insns;
     let relocs = obj.relocs(sec);
-    // Per chunk: its kinds, far destinations, transfers, their
-    // destinations and links, address computations.
-    type Part = (
-        u32,
-        Vec<Dest>,
-        Vec<u32>,
-        Vec<PackedDest>,
-        Vec<u32>,
-        Vec<u32>,
-    );
-    let chunks: Vec<Part> = insns
+    let chunks: Vec<Resolved> = insns
         .par_chunks(chunk)
         .enumerate()
         .map(|(c, part)| {
@@ -383,18 +384,33 @@ fn resolve_branches(
                 };
                 links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
             }
-            (kinds, far, transfers, dests, links, computed)
+            Resolved {
+                kinds,
+                far,
+                transfers,
+                dests,
+                links,
+                computed,
+            }
         })
         .collect();
     // Each chunk numbered its far destinations from 0: renumber into one table.
-    let n: usize = chunks.iter().map(|c| c.2.len()).sum();
+    let n: usize = chunks.iter().map(|c| c.transfers.len()).sum();
     let mut far = Vec::new();
     let mut kinds = 0;
     let mut transfers = Vec::with_capacity(n);
     let mut dests = Vec::with_capacity(n);
     let mut links = Vec::with_capacity(n);
     let mut computed = Vec::new();
-    for (k, part, t, d, l, a) in chunks {
+    for Resolved {
+        kinds: k,
+        far: part,
+        transfers: t,
+        dests: d,
+        links: l,
+        computed: a,
+    } in chunks
+    {
         kinds |= k;
         computed.extend_from_slice(&a);
         transfers.extend_from_slice(&t);
