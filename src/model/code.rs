@@ -51,6 +51,22 @@ impl PackedDest {
             None => 0,
         }))
     }
+    /// The same destination once `base` entries come before the ones its
+    /// far index counts among ([`Dest::None`] past 2^30 such entries, as
+    /// [`PackedDest::pack`] gives).
+    pub(super) fn rebase(self, base: usize) -> PackedDest {
+        if self.0 & Self::TAG != Self::FAR {
+            return self;
+        }
+        match base
+            .checked_add((self.0 & Self::LOW) as usize)
+            .and_then(|k| u32::try_from(k).ok())
+            .filter(|&k| k <= Self::LOW)
+        {
+            Some(k) => PackedDest(Self::FAR | k),
+            None => PackedDest(0),
+        }
+    }
     /// Whether it may be a [`Dest::Local`] (a cheap test before unpacking).
     pub(super) fn may_be_local(self) -> bool {
         self.0 & Self::NEAR != 0

@@ -394,37 +394,47 @@ fn resolve_branches(
             }
         })
         .collect();
-    // Each chunk numbered its far destinations from 0: renumber into one table.
-    let n: usize = chunks.iter().map(|c| c.transfers.len()).sum();
-    let mut far = Vec::new();
-    let mut kinds = 0;
-    let mut transfers = Vec::with_capacity(n);
-    let mut dests = Vec::with_capacity(n);
-    let mut links = Vec::with_capacity(n);
-    let mut computed = Vec::new();
-    for Resolved {
-        kinds: k,
-        far: part,
-        transfers: t,
-        dests: d,
-        links: l,
-        computed: a,
-    } in chunks
-    {
-        kinds |= k;
-        computed.extend_from_slice(&a);
-        transfers.extend_from_slice(&t);
-        links.extend_from_slice(&l);
-        let base = far.len();
-        dests.extend(d.into_iter().map(|d| {
-            if d.0 & PackedDest::TAG == PackedDest::FAR {
-                PackedDest::pack(d.unpack(sec, &part), sec, &mut far)
-            } else {
-                d
-            }
-        }));
-        debug_assert_eq!(far.len(), base + part.len());
+    // Where each chunk's transfers and far destinations start in the
+    // section's; then every chunk's part is copied into place in parallel,
+    // its far destinations renumbered (on vmlinux.o's .text one thread
+    // merging a million transfers kept the other idle).
+    let mut at = Vec::with_capacity(chunks.len());
+    let (mut n, mut n_far) = (0, 0);
+    for c in &chunks {
+        at.push(n_far);
+        n += c.transfers.len();
+        n_far += c.far.len();
     }
+    let mut transfers = vec![0u32; n];
+    let mut dests = vec![PackedDest::default(); n];
+    let mut links = vec![0u32; n];
+    let mut places = Vec::with_capacity(chunks.len());
+    let (mut t_rest, mut d_rest, mut l_rest) = (&mut transfers[..], &mut dests[..], &mut links[..]);
+    for c in &chunks {
+        let k = c.transfers.len();
+        let (t, tr) = std::mem::take(&mut t_rest).split_at_mut(k);
+        let (d, dr) = std::mem::take(&mut d_rest).split_at_mut(k);
+        let (l, lr) = std::mem::take(&mut l_rest).split_at_mut(k);
+        (t_rest, d_rest, l_rest) = (tr, dr, lr);
+        places.push((t, d, l));
+    }
+    chunks
+        .par_iter()
+        .zip(at)
+        .zip(places)
+        .for_each(|((c, base), (t, d, l))| {
+            t.copy_from_slice(&c.transfers);
+            l.copy_from_slice(&c.links);
+            for (to, &from) in d.iter_mut().zip(&c.dests) {
+                *to = from.rebase(base);
+            }
+        });
+    let far: Vec<Dest> = chunks.iter().flat_map(|c| c.far.iter().copied()).collect();
+    let kinds = chunks.iter().fold(0, |k, c| k | c.kinds);
+    let computed: Vec<u32> = chunks
+        .iter()
+        .flat_map(|c| c.computed.iter().copied())
+        .collect();
     let blocks = insns.len().div_ceil(TRANSFER_BLOCK);
     let mut transfer_blocks = Vec::with_capacity(blocks);
     let mut k = 0;
@@ -507,6 +517,7 @@ mod tests {
                     assert_eq!(c.links, one.links, "{path} chunk {chunk}");
                     assert_eq!(c.kinds, one.kinds);
                     assert_eq!(c.transfers, one.transfers);
+                    assert_eq!(c.computed, one.computed);
                     for i in 0..one.insns.len() {
                         assert_eq!(c.dest(i), one.dest(i), "{path} #{i} chunk {chunk}");
                         assert_eq!(code.dest(i), one.dest(i));
