@@ -56,6 +56,12 @@ impl<'a> Model<'a> {
     }
 
     /// Whether a call to this symbol is an indirect call (a retpoline thunk).
+    /// Whether any symbol is a retpoline thunk (jumps through one may
+    /// dispatch a switch).
+    pub(super) fn has_indirect_thunks(&self) -> bool {
+        self.sym_flags.iter().any(|f| f & SYM_INDIRECT_THUNK != 0)
+    }
+
     pub fn is_indirect_thunk_sym(&self, sym: usize) -> bool {
         self.sym_flags
             .get(sym)
