@@ -707,6 +707,9 @@ fn same_function(m: &Model, from: Option<usize>, to: Option<usize>) -> bool {
 }
 
 /// Per function: it contains an untracked indirect jump (jump tables).
+/// Built inside a parallel pass (the first reference that asks), so it
+/// looks only at each function's transfers, where indirect jumps are: a
+/// pass over every instruction kept the other threads waiting for it.
 fn untracked_jumps(m: &Model) -> Vec<bool> {
     m.functions
         .iter()
@@ -714,8 +717,12 @@ fn untracked_jumps(m: &Model) -> Vec<bool> {
             let Some(code) = m.section_code(f.section) else {
                 return false;
             };
+            if !code.has_any(Kind::IndirectJump.bit()) {
+                return false;
+            }
             let data = m.obj.section_data(f.section);
-            code.insns[m.insn_range(f)].iter().any(|i| {
+            code.transfers_in(m.insn_range(f)).iter().any(|&k| {
+                let i = &code.insns[k as usize];
                 i.kind == Kind::IndirectJump
                     && m.dec
                         .untracked_jump(&data[i.offset() as usize..i.end() as usize])
