@@ -519,7 +519,7 @@ impl Classifier<'_, '_> {
             .clone()
             .next()
             .map_or(0, |i| relocs.partition_point(|x| x.offset() < i.offset()));
-        for i in insns.filter(|i| i.kind == Kind::Other) {
+        for i in insns {
             let Some(to) = i.imm_target() else {
                 continue;
             };

@@ -25,7 +25,7 @@ pub mod walk;
 pub use code::{Dest, SectionCode};
 pub use functions::Function;
 
-use crate::arch::{Decoder, Insn, decoder};
+use crate::arch::{Decoder, Insn, Kind, decoder};
 use crate::elf::Object;
 use crate::rules::Rules;
 use alternatives::Alternatives;
@@ -228,6 +228,20 @@ impl<'a> Model<'a> {
             symbol_starts,
             alts,
         };
+        // Walks read the switch tables at their first dispatch, in parallel
+        // (noreturn inference, the flow walk): built here, before them, as a
+        // worker blocked on the lock another builds them behind takes none of
+        // that build's work (on vmlinux.o, 10 ms with one thread idle), and a
+        // worker waiting inside the build could take a walk that asks for the
+        // same lock again.
+        if m.code
+            .iter()
+            .flatten()
+            .any(|c| c.has_any(Kind::IndirectJump.bit()))
+            || m.has_indirect_thunks()
+        {
+            m.jump_tables();
+        }
         m.infer_noreturn();
         m
     }

@@ -163,19 +163,6 @@ impl<'a> Model<'a> {
         let mut cand: Vec<usize> = (0..self.functions.len())
             .filter(|&i| consulted[i] && eligible(self, i))
             .collect();
-        // The walks below read the switch tables at their first dispatch:
-        // built here first, as no thread can help one that builds them while
-        // it waits for them (on vmlinux.o, 10 ms with one thread idle).
-        if cand.len() > 1
-            && (self
-                .code
-                .iter()
-                .flatten()
-                .any(|c| c.has_any(Kind::IndirectJump.bit()))
-                || self.has_indirect_thunks())
-        {
-            self.jump_tables();
-        }
         while !cand.is_empty() {
             let found: Vec<usize> = cand
                 .par_iter()
