@@ -315,7 +315,17 @@ impl<'m, 'a> Walker<'m, 'a> {
         let ins = &code.insns[i];
         let to = ins.end();
         match owner {
-            Some(o) if to >= self.m.functions[o].end => return (None, Some(Exit::OffEnd)),
+            // A preamble runs on into its function through the bytes no
+            // symbol covers (clang-19's `__cfi_` symbols are the 5-byte
+            // `mov $hash,%eax`, its NOP padding outside them): objtool walks
+            // them in the preamble's state and stops at the function.
+            Some(o)
+                if to >= self.m.functions[o].end
+                    && !(self.m.functions[o].prefix
+                        && self.m.function_containing(section, to).is_none()) =>
+            {
+                return (None, Some(Exit::OffEnd));
+            }
             Some(_) => {}
             None => {
                 if self.m.function_at_start(section, to).is_some() {
