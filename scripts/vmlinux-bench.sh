@@ -2,8 +2,9 @@
 # One whole kernel: objlint against objtool on a full vmlinux.o as objtool saw
 # it (kbuild's vmlinux.o.pre-objtool.o and its recorded vmlinux.o arguments,
 # plus --dry-run), same cores, alternating rounds, median wall time and peak
-# RSS; objlint -j1 vs -jN on this one object; findings of both; objlint's time
-# and memory per phase (check --timings).
+# RSS; objlint -j1 vs -jN on this one object; the decode-only floor (where
+# there is no objtool, arm64, the only yardstick); findings of both;
+# objlint's time and memory per phase (check --timings).
 #
 # Usage: scripts/vmlinux-bench.sh [--build] [CONFIG] [ROUNDS] [JOBS]
 #   CONFIG  x86-gcc (default) | x86-clang-kcfi | arm64-clang-kcfi (no objtool: objlint alone)
@@ -32,8 +33,9 @@ if [ ! -f "$PRE" ]; then
     exit 2
   fi
 fi
-cargo build --release --quiet --bin objlint
+cargo build --release --quiet --bin objlint --example decode_all
 OBJLINT=$PWD/target/release/objlint
+DECODE=$PWD/target/release/examples/decode_all
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 # objtool writes into the object without --dry-run; both read this copy.
 cp "$PRE" "$WORK/vmlinux.o"
@@ -59,6 +61,9 @@ for r in $(seq "$ROUNDS"); do
   [ -n "$OBJTOOL" ] && measure objtool "$OBJTOOL" $ARGS --dry-run "$WORK/vmlinux.o" | tee -a "$RES"
   measure "objlint-j$JOBS" "$OBJLINT" check -q --link -j "$JOBS" --format short "$WORK/vmlinux.o" | tee -a "$RES"
   measure objlint-j1 "$OBJLINT" check -q --link -j 1 --format short "$WORK/vmlinux.o" | tee -a "$RES"
+  # The floor: reading the object and decoding every instruction once (one
+  # thread: decode_all is parallel over files, not inside one).
+  measure decode-only "$DECODE" "$WORK/vmlinux.o" | tee -a "$RES"
 done
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 stat() { # label column
@@ -68,6 +73,8 @@ lint=$(stat "objlint-j$JOBS" 2); lint1=$(stat objlint-j1 2); lrss=$(stat "objlin
 echo
 echo "median of $ROUNDS:"
 echo "  objlint -j$JOBS: ${lint} s, $((lrss / 1024)) MiB; -j1 ${lint1} s (-j1 -> -j$JOBS $(echo "$lint1 / $lint" | bc -l | cut -c1-4)x)"
+dec=$(stat decode-only 2)
+echo "  decode only (one thread): ${dec} s; objlint -j1 / decode only $(echo "$lint1 / $dec" | bc -l | cut -c1-4)"
 if [ -n "$OBJTOOL" ]; then
   tool=$(stat objtool 2); trss=$(stat objtool 3)
   echo "  objtool: ${tool} s, $((trss / 1024)) MiB"
