@@ -7,9 +7,10 @@
 #   tables (arm64-clang-sync.o): DWARF CFI that is not exact at every
 #   instruction, which cfi-mismatch must not hold against the code.
 # - frames.c, compiled with gcc and clang-19 for x86-64 (kernel flags, with
-#   and without frame pointers, and clang's kCFI with the kernel's padding) and with gcc-aarch64-linux-gnu and clang-19
-#   for arm64 (pac-ret, pac-ret+bti), all with -fasynchronous-unwind-tables
-#   so that .eh_frame states the stack at every instruction.
+#   and without frame pointers, and clang's kCFI with the kernel's padding)
+#   and with gcc-aarch64-linux-gnu and clang-19 for arm64 (pac-ret,
+#   pac-ret+bti), all with -fasynchronous-unwind-tables so that .eh_frame
+#   states the stack at every instruction.
 # - For each x86 object X.o, objtool's own verdict (X.objtool.txt: its
 #   warnings with --orc, and with --stackval for the frame-pointer builds)
 #   and the object objtool wrote its ORC into (X.orc.o): the ground truth
@@ -28,9 +29,8 @@ gcc $K -fno-omit-frame-pointer -c frames.c -o x86-gcc-fp.o
 clang-19 $K -fomit-frame-pointer -c frames.c -o x86-clang.o
 clang-19 $K -fno-omit-frame-pointer -c frames.c -o x86-clang-fp.o
 # kCFI as the kernel builds it (CFI_CLANG, CALL_PADDING, IBT with its
-# -fno-jump-tables): each
-# function's `__cfi_` preamble symbol covers only its 5-byte `mov $hash,%eax`,
-# the 11 NOPs after it lie outside any symbol until the function.
+# -fno-jump-tables): each function's `__cfi_` preamble symbol covers only its
+# 5-byte `mov $hash,%eax`, the 11 NOPs after it lie outside any symbol.
 clang-19 $K -fomit-frame-pointer -fsanitize=kcfi -fpatchable-function-entry=11,11 -fcf-protection=branch -fno-jump-tables -c frames.c -o x86-clang-kcfi.o
 # CFI the compiler cannot make exact: a push in inline assembly (x86), and
 # clang's .debug_frame without unwind tables, which holds at calls only.
