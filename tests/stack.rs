@@ -118,6 +118,7 @@ fn findings_agree_with_objtool() {
         ("x86-gcc-fp", "x86-gcc-fp.objtool.txt"),
         ("x86-clang-fp", "x86-clang-fp.objtool.txt"),
         ("x86-clang-kcfi", "x86-clang-kcfi.objtool.txt"),
+        ("x86-gcc-goto", "x86-gcc-goto.objtool.txt"),
     ] {
         let (warnings, args) = objtool_warnings(file);
         let fp = args.contains("--stackval");
@@ -254,9 +255,13 @@ fn computed_orc_is_the_orc_objtool_wrote() {
     // Every x86 build of frames.c. x86-clang-kcfi: the NOPs after each
     // 5-byte `__cfi_` preamble symbol take the preamble's state, as objtool
     // walks them (10 rows apart before).
+    // x86-gcc-goto: a computed goto dispatched through an indirect thunk
+    // defined in the object, as vmlinux.o's ___bpf_prog_run is: its
+    // handlers are reached only through the table (13 of 25 rows apart
+    // when the jump was taken for a tail call).
     let x86 = FRAMES.into_iter().filter(|n| n.starts_with("x86-"));
     assert_eq!(x86.clone().count(), 5);
-    for name in x86 {
+    for name in x86.chain(["x86-gcc-goto"]) {
         let pre = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
         let post = std::fs::read(dir().join(format!("{name}.orc.o"))).unwrap();
         let obj = Object::parse(&pre).unwrap();
@@ -265,7 +270,7 @@ fn computed_orc_is_the_orc_objtool_wrote() {
         let computed = unwind::computed_orc(&m, &rules, &Options::default(), None);
         let reference = unwind::reference_orc(&robj).unwrap();
         let a = unwind::compare_orc(&m, &computed.rows, &reference, 5);
-        assert!(a.reference_rows > 50, "{name}: {a:?}");
+        assert!(a.reference_rows >= 25, "{name}: {a:?}");
         assert_eq!(a.disagree, 0, "{name}: {:#?}", a);
     }
 }

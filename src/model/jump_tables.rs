@@ -12,7 +12,7 @@
 //! else is counted, not guessed: a wrong table would invent landing-pad
 //! findings.
 
-use super::{Dest, Model, SectionCode};
+use super::{Model, SectionCode};
 use crate::arch::{Kind, RelocUse};
 use crate::elf::{Machine, Place};
 use rayon::prelude::*;
@@ -416,9 +416,9 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
     // those into indirect jumps before looking for tables).
     let dispatch = |code: &SectionCode, k: usize| match code.insns[k].kind {
         Kind::IndirectJump => true,
-        Kind::Jump => {
-            matches!(code.dest(k), Dest::External { sym } if m.is_indirect_thunk_sym(sym))
-        }
+        Kind::Jump => m
+            .dest_sym(code.dest(k))
+            .is_some_and(|s| m.is_indirect_thunk_sym(s)),
         _ => false,
     };
     // Every function's dispatches, found in parallel (on vmlinux.o, 60,000

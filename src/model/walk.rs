@@ -446,13 +446,20 @@ impl<'m, 'a> Walker<'m, 'a> {
                 return Target::Here(self.index(section, offset).map(|l| (l, Some(ctx))));
             }
         }
+        // A jump to an indirect thunk is an indirect jump, also where the
+        // thunk is code no function symbol covers (vmlinux.o's
+        // `__x86_indirect_thunk_array`): objtool's `retpoline_thunk`.
+        let callee = self.callee(dest);
+        if matches!(callee, Callee::Indirect { .. }) {
+            return Target::Leaves(callee);
+        }
         if self.inside(root, owner, section, offset) {
             let to = link
                 .map(|i| (section, i))
                 .or_else(|| self.index(section, offset));
             Target::Here(to.map(|l| (l, None)))
         } else {
-            Target::Leaves(self.callee(dest))
+            Target::Leaves(callee)
         }
     }
 

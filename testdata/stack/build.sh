@@ -32,6 +32,10 @@ clang-19 $K -fno-omit-frame-pointer -c frames.c -o x86-clang-fp.o
 # -fno-jump-tables): each function's `__cfi_` preamble symbol covers only its
 # 5-byte `mov $hash,%eax`, the 11 NOPs after it lie outside any symbol.
 clang-19 $K -fomit-frame-pointer -fsanitize=kcfi -fpatchable-function-entry=11,11 -fcf-protection=branch -fno-jump-tables -c frames.c -o x86-clang-kcfi.o
+# A computed-goto interpreter (the kernel's ___bpf_prog_run) built as the
+# kernel builds it with IBT, retpolines and return thunks: the dispatch is a
+# jump to an indirect thunk defined in the object, as in vmlinux.o.
+gcc $K -fomit-frame-pointer -fcf-protection=branch -fno-jump-tables -mindirect-branch=thunk-extern -mindirect-branch-register -mfunction-return=thunk-extern -c goto-thunk.c -o x86-gcc-goto.o
 # CFI the compiler cannot make exact: a push in inline assembly (x86), and
 # clang's .debug_frame without unwind tables, which holds at calls only.
 gcc $K -c inline-push.c -o x86-inline-push.o
@@ -66,6 +70,10 @@ if [ -x "$OBJTOOL" ]; then
     cp "$o.o" "$o.orc.o"
     "$OBJTOOL" --orc "$o.orc.o"
   done
+  # vmlinux.o's arguments (kbuild): the thunks are defined here as there.
+  verdict x86-gcc-goto.objtool.txt x86-gcc-goto --hacks=jump_label --hacks=noinstr --hacks=skylake --ibt --orc --retpoline --rethunk --static-call --uaccess --noinstr --prefix=16 --link
+  cp x86-gcc-goto.o x86-gcc-goto.orc.o
+  "$OBJTOOL" --orc x86-gcc-goto.orc.o
   verdict x86-cases.objtool.txt x86-cases --orc
   verdict x86-cases.stackval.objtool.txt x86-cases --stackval
   # The paths objtool follows to each warning (its branch lines).
