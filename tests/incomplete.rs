@@ -74,6 +74,7 @@ fn each_cause_is_reported_once_at_its_first_place() {
         "x86-ex-table.o",
         "x86-noinstr-linked.o",
         "x86-undecodable.o",
+        "x86-unwalked-label.o",
     ];
     let (got, records) = findings(&dir, &objs);
     let ai = "analysis-incomplete";
@@ -85,6 +86,8 @@ fn each_cause_is_reported_once_at_its_first_place() {
             row(objs[2], ai, "enter_traced+0x0", "annotations-lost"),
             // data_after_ret's bytes are on no path: nothing said.
             row(objs[3], ai, "decode_gap+0x7", "undecodable"),
+            // goto_visible's table is read: nothing said.
+            row(objs[4], ai, "goto_hidden+0x11", "unwalked-label"),
         ]
     );
     for (r, o) in records.iter().zip(objs) {

@@ -40,6 +40,10 @@ pub enum Cause {
     Exempt,
     /// A linked module lost the annotations a rule needs.
     AnnotationsLost,
+    /// Landing pads inside a function that data points at and no walk
+    /// reached: an inner entry, or the cases of a computed goto whose table
+    /// was not found.
+    UnwalkedLabel,
 }
 
 impl Cause {
@@ -53,10 +57,11 @@ impl Cause {
             Cause::PatchableUnnamed => "patchable-unnamed",
             Cause::Exempt => "exempt",
             Cause::AnnotationsLost => "annotations-lost",
+            Cause::UnwalkedLabel => "unwalked-label",
         }
     }
 
-    pub const ALL: [Cause; 8] = [
+    pub const ALL: [Cause; 9] = [
         Cause::Undecodable,
         Cause::SwitchTable,
         Cause::Alternatives,
@@ -65,6 +70,7 @@ impl Cause {
         Cause::PatchableUnnamed,
         Cause::Exempt,
         Cause::AnnotationsLost,
+        Cause::UnwalkedLabel,
     ];
 }
 
@@ -192,6 +198,10 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
                 "analysis incomplete: the module link dropped objtool's annotations; what they would have said was not judged (see the notes)".into()
             }
         }
+        Cause::UnwalkedLabel => format!(
+            "analysis incomplete: {} landing pads inside that data points at and no path reached (entered by an indirect branch objlint does not follow: an inner entry, or a computed goto whose table it did not find); the code from there was not checked",
+            plural(n, "function has", "functions have")
+        ),
     }
 }
 

@@ -1705,7 +1705,67 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         absorb(m, &mut facts, r, judge_reach);
     }
     facts.gaps.extend(p.gaps.iter().cloned());
+    if judge_reach {
+        let gaps = unwalked_labels(cx, &facts);
+        facts.gaps.extend(gaps);
+    }
     facts
+}
+
+/// Landing pads inside functions that data points at and no walk reached:
+/// entered only by indirect branches the walk does not follow (an inner
+/// entry point, a computed goto whose table was not found). Without a pad
+/// such code is `unreachable`; with one (IBT, BTI) that rule takes it for
+/// entry code, so it is said here. One gap per function, at its first such
+/// pad.
+fn unwalked_labels(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
+    let m = cx.model;
+    let mut out = Vec::new();
+    let mut taken: Option<FxHashSet<(usize, u64)>> = None;
+    for (fi, f) in m.functions.iter().enumerate() {
+        let range = m.insn_range(f);
+        if f.prefix || facts.reached.all(f.section, range.clone()) || facts.cut.contains(&fi) {
+            continue;
+        }
+        let Some(code) = m.section_code(f.section) else {
+            continue;
+        };
+        let mut first = None;
+        let mut count = 0usize;
+        for i in range {
+            let ins = &code.insns[i];
+            let off = ins.offset();
+            if !matches!(ins.kind, Kind::Pad(_))
+                || off == f.start
+                || facts.reached.contains((f.section, i))
+                || m.symbol_starts_at(f.section, off)
+            {
+                continue;
+            }
+            let taken = taken.get_or_insert_with(|| {
+                m.address_taken(&cx.rules.landing_pads)
+                    .refs
+                    .iter()
+                    .map(|r| (r.to_section, r.to_offset))
+                    .collect()
+            });
+            if taken.contains(&(f.section, off)) {
+                first.get_or_insert(off);
+                count += 1;
+            }
+        }
+        if let Some(off) = first {
+            out.push(Gap::new(
+                Cause::UnwalkedLabel,
+                (f.section, off),
+                format!(
+                    "{} not reached",
+                    super::analysis_incomplete::plural(count, "landing pad", "landing pads")
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// Roots walked between merges of their findings.
