@@ -163,11 +163,9 @@ impl Object<'_> {
             return out;
         }
         let data = self.section_data(sec);
-        let relocs = self.relocs(sec);
         let at = |field: u64| {
-            relocs
-                .iter()
-                .find(|r| r.offset() == field)
+            self.relocs_in(sec, field, field + 1)
+                .first()
                 .map(|r| self.resolve(r.sym(), self.addend(r)))
         };
         let bases = BaseAddresses::default().set_eh_frame(0).set_text(0);
@@ -221,7 +219,6 @@ impl Object<'_> {
     where
         S::Offset: gimli::UnwindOffset<usize>,
     {
-        let relocs = self.relocs(sec);
         let mut entries = s.entries(bases);
         let mut ctx = UnwindContext::new();
         while let Some(e) = entries.next()? {
@@ -237,9 +234,9 @@ impl Object<'_> {
             };
             // initial_location follows the length and the CIE pointer.
             let field = fde.offset() as u64 + 8;
-            let Some(place) = relocs
-                .iter()
-                .find(|r| r.offset() == field)
+            let Some(place) = self
+                .relocs_in(sec, field, field + 1)
+                .first()
                 .map(|r| self.resolve(r.sym(), self.addend(r)))
             else {
                 t.errors.push(format!(

@@ -60,10 +60,13 @@ fn segments(obj: &Object, sec: usize, cuts: &[u64]) -> Vec<(u64, u64)> {
     let mut out = Vec::new();
     for (lo, hi) in obj.code_ranges(sec) {
         let mut from = lo;
-        for to in cuts
+        // arm64 data-in-code (each kCFI hash is a `$d` range) makes tens of
+        // thousands of ranges: look up each one's cuts, never scan them all.
+        let first = cuts.partition_point(|&c| c <= lo);
+        for to in cuts[first..]
             .iter()
             .copied()
-            .filter(|&c| c > lo && c < hi)
+            .take_while(|&c| c < hi)
             .chain([hi])
         {
             if to > from {
