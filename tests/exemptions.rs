@@ -223,7 +223,12 @@ fn exempt_sections_of_the_fixtures_decide() {
         (
             "landing/exempt-sections-arm64.o",
             "bti-missing-landing-pad",
-            &[(".bti_seal", "sealed")][..],
+            &[
+                (".bti_seal", "sealed"),
+                ("__kvm_ex_table", "in_kvm_ex_table"),
+                ("runtime_ptr_", "in_runtime_ptr"),
+                ("runtime_shift_", "in_runtime_shift"),
+            ][..],
         ),
     ];
     for (obj, rule, entries) in cases {

@@ -121,6 +121,69 @@ __pi_map_range:
 	nop
 	ret
 	.size __pi_map_range, . - __pi_map_range
+	.section .hyp.text,"ax"
+	.globl __kvm_nvhe___kvm_hyp_vector
+	.p2align 2
+__kvm_nvhe___kvm_hyp_vector:
+	nop
+	ret
+	.size __kvm_nvhe___kvm_hyp_vector, . - __kvm_nvhe___kvm_hyp_vector
+	.section .hyp.text,"ax"
+	.globl __kvm_nvhe___kvm_hyp_host_vector
+	.p2align 2
+__kvm_nvhe___kvm_hyp_host_vector:
+	nop
+	ret
+	.size __kvm_nvhe___kvm_hyp_host_vector, . - __kvm_nvhe___kvm_hyp_host_vector
+	.section .hyp.text,"ax"
+	.globl __kvm_nvhe___bp_harden_hyp_vecs
+	.p2align 2
+__kvm_nvhe___bp_harden_hyp_vecs:
+	nop
+	ret
+	.size __kvm_nvhe___bp_harden_hyp_vecs, . - __kvm_nvhe___bp_harden_hyp_vecs
+	.section .hyp.idmap.text,"ax"
+	.globl __kvm_nvhe___kvm_hyp_init
+	.p2align 2
+__kvm_nvhe___kvm_hyp_init:
+	nop
+	ret
+	.size __kvm_nvhe___kvm_hyp_init, . - __kvm_nvhe___kvm_hyp_init
+	.section .hyp.idmap.text,"ax"
+	.globl __kvm_nvhe_kvm_hyp_cpu_entry
+	.p2align 2
+__kvm_nvhe_kvm_hyp_cpu_entry:
+	nop
+	ret
+	.size __kvm_nvhe_kvm_hyp_cpu_entry, . - __kvm_nvhe_kvm_hyp_cpu_entry
+	.section .hyp.idmap.text,"ax"
+	.globl __kvm_nvhe_kvm_hyp_cpu_resume
+	.p2align 2
+__kvm_nvhe_kvm_hyp_cpu_resume:
+	nop
+	ret
+	.size __kvm_nvhe_kvm_hyp_cpu_resume, . - __kvm_nvhe_kvm_hyp_cpu_resume
+	.section .idmap.text,"ax"
+	.globl cpu_resume
+	.p2align 2
+cpu_resume:
+	nop
+	ret
+	.size cpu_resume, . - cpu_resume
+	.section .text,"ax"
+	.globl __guest_exit_restore_elr_and_panic
+	.p2align 2
+__guest_exit_restore_elr_and_panic:
+	nop
+	ret
+	.size __guest_exit_restore_elr_and_panic, . - __guest_exit_restore_elr_and_panic
+	.section .hyp.text,"ax"
+	.globl __kvm_nvhe___guest_exit_restore_elr_and_panic
+	.p2align 2
+__kvm_nvhe___guest_exit_restore_elr_and_panic:
+	nop
+	ret
+	.size __kvm_nvhe___guest_exit_restore_elr_and_panic, . - __kvm_nvhe___guest_exit_restore_elr_and_panic
 // Not exempt: an early-boot (__pi_) name outside the sections it is built in.
 	.section .noinstr.text,"ax"
 	.globl __pi_misplaced
@@ -148,3 +211,12 @@ __pi_misplaced:
 	.quad	__efi_rt_asm_recover
 	.quad	__pi_map_range
 	.quad	__pi_misplaced
+	.quad	__kvm_nvhe___kvm_hyp_vector
+	.quad	__kvm_nvhe___kvm_hyp_host_vector
+	.quad	__kvm_nvhe___bp_harden_hyp_vecs
+	.quad	__kvm_nvhe___kvm_hyp_init
+	.quad	__kvm_nvhe_kvm_hyp_cpu_entry
+	.quad	__kvm_nvhe_kvm_hyp_cpu_resume
+	.quad	cpu_resume
+	.quad	__guest_exit_restore_elr_and_panic
+	.quad	__kvm_nvhe___guest_exit_restore_elr_and_panic
