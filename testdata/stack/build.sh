@@ -49,7 +49,7 @@ clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=pac-ret -c frames.c -
 clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=standard -fno-omit-frame-pointer -c frames.c -o arm64-clang-fp.o
 clang-19 --target=aarch64-linux-gnu -O2 -fno-strict-aliasing -fno-common -g -fno-asynchronous-unwind-tables -fno-unwind-tables -mbranch-protection=pac-ret -c frames.c -o arm64-clang-sync.o
 aarch64-linux-gnu-as -march=armv8.3-a arm64-cases.s -o arm64-cases.o
-aarch64-linux-gnu-as non-standard-arm64.s -o non-standard-arm64.o
+aarch64-linux-gnu-as -march=armv8.5-a non-standard-arm64.s -o non-standard-arm64.o
 
 if [ -x "$OBJTOOL" ]; then
   # verdict FILE OBJECT ARGS...: objtool's warnings on OBJECT into FILE.
