@@ -818,7 +818,7 @@ pub struct UnreachableRules {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpecialRules {
-    pub ex_table: ArchValues<ExTableLayout>,
+    pub ex_table: ArchValues<Vec<ExTableLayout>>,
     pub jump_table: JumpTableLayout,
     pub bug_table: Vec<BugTableLayout>,
     pub unwind_hints: UnwindHintLayout,

@@ -141,14 +141,15 @@ impl Special {
             None => sp.dangling += 1,
         };
 
-        let ex = rules.ex_table.get(obj.machine);
-        let t = obj.ref_table(&ex.section, ex.size, &[ex.insn, ex.fixup], false);
-        sp.unread.extend(t.errors);
-        for e in &t.entries {
-            if let Some(fix) = local(&e.refs[1]) {
-                add(&mut sp, local(&e.refs[0]), &mut |m| m.fixups.push(fix));
-            } else {
-                sp.dangling += 1;
+        for ex in rules.ex_table.get(obj.machine) {
+            let t = obj.ref_table(&ex.section, ex.size, &[ex.insn, ex.fixup], false);
+            sp.unread.extend(t.errors);
+            for e in &t.entries {
+                if let Some(fix) = local(&e.refs[1]) {
+                    add(&mut sp, local(&e.refs[0]), &mut |m| m.fixups.push(fix));
+                } else {
+                    sp.dangling += 1;
+                }
             }
         }
 

@@ -478,6 +478,20 @@ cb_in_place:
 	ret
 	.size	cb_in_place, .-cb_in_place
 
+// The same in the nVHE hypervisor, whose entries in vmlinux.o name the
+// callback by objcopy's alias __kvm_nvhe_alt_cb_patch_nops.
+	.globl	cb_patch_nops_nvhe
+	.type	cb_patch_nops_nvhe, %function
+cb_patch_nops_nvhe:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+665:	b	.Lcb3_no
+666:	ret
+.Lcb3_no:
+	ldp	x29, x30, [sp], #16
+	ret
+	.size	cb_patch_nops_nvhe, .-cb_patch_nops_nvhe
+
 	.pushsection .altinstructions, "a"
 	// struct alt_instr: orig, alt (the callback), cpucap | ARM64_CB_BIT,
 	// orig_len, alt_len
@@ -490,6 +504,11 @@ cb_in_place:
 	.word	kvm_update_va_mask - .
 	.hword	0x8000 | 71
 	.byte	664b - 663b
+	.byte	0
+	.word	665b - .
+	.word	__kvm_nvhe_alt_cb_patch_nops - .
+	.hword	0x8000 | 70
+	.byte	666b - 665b
 	.byte	0
 	.popsection
 

@@ -24,3 +24,19 @@ entered:
 	.type	caller, %function
 caller:	b	1b
 	.size	caller, .-caller
+// A fault at EL2 resumes at its fixup through the KVM hypervisor's own
+// exception table (8-byte entries, __kvm_ex_table): the fixup is reached.
+	.globl	kvm_at
+	.type	kvm_at, %function
+kvm_at:
+.Lkvm_at_insn:
+	at	s1e1r, x0
+	ret
+.Lkvm_at_fixup:
+	mov	x0, #-1
+	ret
+	.size	kvm_at, .-kvm_at
+	.pushsection __kvm_ex_table, "a"
+	.p2align 3
+	.word	.Lkvm_at_insn - ., .Lkvm_at_fixup - .
+	.popsection
