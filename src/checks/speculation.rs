@@ -240,11 +240,8 @@ fn thunk_alternative(m: &Model, sec: usize, off: u64) -> bool {
         let Some(code) = m.section_code(sec) else {
             return false;
         };
-        (code.lower_bound(from)..code.lower_bound(to)).any(|k| {
-            code.insns[k].kind.is_branch()
-                && m.dest_sym(code.dest(k))
-                    .is_some_and(|s| m.is_indirect_thunk_sym(s))
-        })
+        (code.lower_bound(from)..code.lower_bound(to))
+            .any(|k| code.insns[k].kind.is_branch() && m.is_indirect_thunk(code.dest(k)))
     };
     through_thunk(site.section, site.start, site.end)
         || site

@@ -416,9 +416,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
     // those into indirect jumps before looking for tables).
     let dispatch = |code: &SectionCode, k: usize| match code.insns[k].kind {
         Kind::IndirectJump => true,
-        Kind::Jump => m
-            .dest_sym(code.dest(k))
-            .is_some_and(|s| m.is_indirect_thunk_sym(s)),
+        Kind::Jump => m.is_indirect_thunk(code.dest(k)),
         _ => false,
     };
     // Every function's dispatches, found in parallel (on vmlinux.o, 60,000

@@ -55,13 +55,20 @@ impl<'a> Model<'a> {
             .is_some_and(|f| f & SYM_RETURN_THUNK != 0)
     }
 
-    /// Whether a call to this symbol is an indirect call (a retpoline thunk).
     /// Whether any symbol is a retpoline thunk (jumps through one may
     /// dispatch a switch).
     pub(super) fn has_indirect_thunks(&self) -> bool {
         self.sym_flags.iter().any(|f| f & SYM_INDIRECT_THUNK != 0)
     }
 
+    /// Whether a branch to `dest` goes through a retpoline thunk, defined
+    /// here or not: an indirect call or jump.
+    pub fn is_indirect_thunk(&self, dest: Dest) -> bool {
+        self.dest_sym(dest)
+            .is_some_and(|s| self.is_indirect_thunk_sym(s))
+    }
+
+    /// Whether a call to this symbol is an indirect call (a retpoline thunk).
     pub fn is_indirect_thunk_sym(&self, sym: usize) -> bool {
         self.sym_flags
             .get(sym)
