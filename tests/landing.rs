@@ -22,6 +22,7 @@ const OBJECTS: &[&str] = &[
     "ibt-cases.o",
     "ibt-kernel-asm.o",
     "jt-tracked.o",
+    "pe-header-arm64.o",
     "switch-bti.o",
     "switch-jt.o",
     "switch-nojt.o",

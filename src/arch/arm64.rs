@@ -974,6 +974,10 @@ impl Decoder for Arm64 {
         }
     }
 
+    fn pc_relative_word(&self, r_type: u32) -> bool {
+        matches!(r_type, R_AARCH64_PREL32 | R_AARCH64_PREL64)
+    }
+
     fn table_base_def(
         &self,
         insns: &[Insn],

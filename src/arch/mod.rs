@@ -450,6 +450,9 @@ pub trait Decoder: Sync {
     /// How a relocation of type `r_type` at `reloc_offset` uses its target:
     /// inside instruction `insn`, or in data when `insn` is `None`.
     fn reloc_use(&self, insn: Option<&Insn>, reloc_offset: u64, r_type: u32) -> RelocUse;
+    /// Whether a relocation of type `r_type` in data stores `S + A - P`, a
+    /// word relative to its own place (`.long sym - .`).
+    fn pc_relative_word(&self, r_type: u32) -> bool;
     /// Whether the instruction at the start of `bytes` is an indirect jump
     /// exempt from branch tracking (x86 `notrack jmp`, used for jump tables).
     fn untracked_jump(&self, _bytes: &[u8]) -> bool {

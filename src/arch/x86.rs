@@ -495,6 +495,10 @@ impl Decoder for X86 {
         Some((insn.end() - reloc_offset) as i64)
     }
 
+    fn pc_relative_word(&self, r_type: u32) -> bool {
+        matches!(r_type, R_X86_64_PC32 | R_X86_64_PC64)
+    }
+
     fn reloc_use(&self, insn: Option<&Insn>, reloc_offset: u64, r_type: u32) -> RelocUse {
         let Some(insn) = insn else {
             return match r_type {

@@ -522,6 +522,33 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
         self.p.frame.slot_name(slot)
     }
 
+    /// A conditional jump to the first byte past its own function with the
+    /// stack pointer still moved: clang (arm64) bounds a switch's table with
+    /// a branch to the block of a default case it proved unreachable, an
+    /// empty block at the function's end, which is where the next function
+    /// starts. No compiler tail-calls with its stack in use, so the edge is
+    /// dead, as objtool's "jump to the end of the function" of GCOV builds
+    /// and of clang's jump tables. (An unconditional jump there after a call
+    /// is boot code's `bl init_kernel_el; b secondary_startup`: a tail call.)
+    fn dead_jump_to_end(&self, st: &Step, s: &State) -> bool {
+        let Action::TailCall(Callee::Direct(Dest::Local { section, offset })) = st.action else {
+            return false;
+        };
+        if !self.stack || st.alt_site.is_some() || st.insn.kind != Kind::CondJump {
+            return false;
+        }
+        let Some(o) = st.owner else {
+            return false;
+        };
+        let f = &self.cx.model.functions[o];
+        f.section == section
+            && f.end == offset
+            && matches!(
+                self.p.frame.modified(&s.cfi),
+                Some(Modified::Cfa | Modified::StackSize)
+            )
+    }
+
     fn modified_note(&self, c: &Cfi, m: Modified) -> String {
         let f = &self.p.frame;
         let entry = f.entry();
@@ -760,6 +787,13 @@ impl Visitor for Walk<'_, '_, '_> {
     }
 
     fn step(&mut self, st: &Step, s: &mut State) -> bool {
+        if self.dead_jump_to_end(st, s) {
+            let plain = Step {
+                action: Action::Plain,
+                ..*st
+            };
+            return self.step(&plain, s);
+        }
         self.at_trail = s.trail;
         if st.insn.kind == Kind::Invalid || st.action == Action::UnknownJump {
             self.gap(st);

@@ -80,6 +80,16 @@ pub fn pad_ok(m: &Model, r: &CodeRef) -> bool {
     if r.jump.is_some() {
         return pad_at(m, r.to_section, r.to_offset).is_some_and(|p| p.accepts_jump());
     }
+    // An address code computes (`adr`, `adrp`+`add`) may be for a `br`: an
+    // entry whose only pad is `bti j` was written to be jumped to (the BPF
+    // JIT's `dummy_tramp`, entered by `br x10`). A pointer in data is for
+    // calls, and such an entry still needs a call pad.
+    if r.insn.is_some()
+        && m.obj.machine == Machine::Aarch64
+        && pad_at(m, r.to_section, r.to_offset).is_some_and(|p| p.accepts_jump())
+    {
+        return true;
+    }
     pointer_target_ok(m, r.to_section, r.to_offset)
 }
 

@@ -472,7 +472,20 @@ impl Classifier<'_, '_> {
                 RelocUse::Address(b) => b,
                 RelocUse::Branch(_) | RelocUse::Partial => continue,
             };
-            match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias)) {
+            let mut addend = obj.addend(r);
+            // `.long sym - start` (arm64's PE/COFF header: `efi_pe_entry -
+            // .L_head`) is assembled as `S + (P - start) - P`: with the start
+            // at the section's beginning the addend is the word's own offset,
+            // and the place meant is the symbol itself.
+            if insn.is_none()
+                && addend != 0
+                && addend as u64 == r.offset()
+                && obj.symbols[r.sym()].st_type != STT_SECTION
+                && m.dec.pc_relative_word(r.r_type())
+            {
+                addend = 0;
+            }
+            match obj.resolve(r.sym(), addend.wrapping_add(bias)) {
                 Place::Local { section, offset } => {
                     let from = (sec, r.offset(), insn.map(|i| i.offset()));
                     let sym = &obj.symbols[r.sym()];

@@ -69,6 +69,18 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// Whether `ins`, an indirect call, is the last instruction of `owner`
+    /// and `owner` is declared noreturn (DWARF's `DW_AT_noreturn` or the
+    /// rules, not inferred): the compiler put nothing after the call because
+    /// the pointer's type is noreturn (the arm64 EFI stub's
+    /// `efi_enter_kernel`), a fact the object has no other place for.
+    pub fn ends_declared_noreturn(&self, owner: Option<usize>, ins: &crate::arch::Insn) -> bool {
+        owner.is_some_and(|o| {
+            let f = &self.functions[o];
+            ins.end() == f.end && (f.global || f.weak) && self.listed_noreturn[f.sym]
+        })
+    }
+
     fn function_noreturn(&self, i: usize) -> bool {
         let f = &self.functions[i];
         self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])

@@ -555,7 +555,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                 }
             },
             Kind::IndirectCall => {
-                falls = true;
+                falls = !self.m.ends_declared_noreturn(owner, ins);
                 fl.action = Action::Call(Callee::Indirect { thunk: None });
             }
             Kind::IndirectJump => {

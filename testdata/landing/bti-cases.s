@@ -28,6 +28,12 @@ with_bti_j:
 	ret
 	.size with_bti_j,.-with_bti_j
 
+	.type jumped_tramp,%function	// BTI j, its address computed in code for a br: fine
+jumped_tramp:
+	bti j
+	ret
+	.size jumped_tramp,.-jumped_tramp
+
 	.type no_pad_abs,%function	// ABS64 from .data: finding
 no_pad_abs:
 	ret
@@ -78,6 +84,10 @@ user:
 	adr x4, 2f			// label in itself: exempt
 	bl no_pad_abs			// direct call: no pad needed
 	b.eq with_bti_j			// direct branch: no pad needed
+	adrp x5, jumped_tramp
+	add x5, x5, :lo12:jumped_tramp	// for a br (bpf_jit_comp.c's dummy_tramp): fine
+	adrp x6, with_bti_j
+	add x6, x6, :lo12:with_bti_j	// the same: fine (the .xword below is not)
 2:	ret
 	.size user,.-user
 

@@ -25,6 +25,7 @@ $A64 -O2 -mbranch-protection=pac-ret -c fnptr.c -o fnptr-pac.o
 $A64 -O2 -mbranch-protection=pac-ret+bti -fjump-tables -c switch.c -o switch-bti.o
 aarch64-linux-gnu-as bti-cases.s -o bti-cases.o
 aarch64-linux-gnu-as bti-kernel-asm.s -o bti-kernel-asm.o
+aarch64-linux-gnu-as pe-header-arm64.s -o pe-header-arm64.o
 # arm64 switch tables (offsets in .rodata without relocations, `br` to `bti j`):
 # clean with both compilers; the broken one is clang's assembly with one case's
 # `bti j` turned into a NOP and another's into `bti c` (kept as a .s).

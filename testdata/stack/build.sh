@@ -39,6 +39,9 @@ gcc $K -fomit-frame-pointer -fcf-protection=branch -fno-jump-tables -mindirect-b
 # CFI the compiler cannot make exact: a push in inline assembly (x86), and
 # clang's .debug_frame without unwind tables, which holds at calls only.
 gcc $K -c inline-push.c -o x86-inline-push.o
+# A call through a noreturn pointer ends a function DWARF declares noreturn.
+gcc -O2 -g "-fdebug-prefix-map=$PWD=." -c noreturn-ptr.c -o x86-gcc-noreturn-ptr.o
+clang-19 --target=aarch64-linux-gnu -O2 -g "-fdebug-prefix-map=$PWD=." -mbranch-protection=standard -c noreturn-ptr.c -o arm64-clang-noreturn-ptr.o
 as --64 x86-cases.s -o x86-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
 
@@ -47,6 +50,8 @@ aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret -c frames.c -o arm64-gcc.o
 aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret+bti -fno-omit-frame-pointer -c frames.c -o arm64-gcc-fp.o
 clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=pac-ret -c frames.c -o arm64-clang.o
 clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=standard -fno-omit-frame-pointer -c frames.c -o arm64-clang-fp.o
+# A switch bounded by a branch to the function's end (switch-default.c).
+clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=standard -c switch-default.c -o arm64-clang-switch.o
 clang-19 --target=aarch64-linux-gnu -O2 -fno-strict-aliasing -fno-common -g -fno-asynchronous-unwind-tables -fno-unwind-tables -mbranch-protection=pac-ret -c frames.c -o arm64-clang-sync.o
 aarch64-linux-gnu-as -march=armv8.3-a arm64-cases.s -o arm64-cases.o
 aarch64-linux-gnu-as -march=armv8.5-a non-standard-arm64.s -o non-standard-arm64.o
@@ -74,6 +79,7 @@ if [ -x "$OBJTOOL" ]; then
   verdict x86-gcc-goto.objtool.txt x86-gcc-goto --hacks=jump_label --hacks=noinstr --hacks=skylake --ibt --orc --retpoline --rethunk --static-call --uaccess --noinstr --prefix=16 --link
   cp x86-gcc-goto.o x86-gcc-goto.orc.o
   "$OBJTOOL" --orc x86-gcc-goto.orc.o
+  verdict x86-gcc-noreturn-ptr.objtool.txt x86-gcc-noreturn-ptr --orc
   verdict x86-cases.objtool.txt x86-cases --orc
   verdict x86-cases.stackval.objtool.txt x86-cases --stackval
   # The paths objtool follows to each warning (its branch lines).
