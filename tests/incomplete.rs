@@ -96,6 +96,25 @@ fn each_cause_is_reported_once_at_its_first_place() {
     }
 }
 
+/// Code no path reached is code no flow rule checked: the cause stands
+/// whichever of them is on, not only with `unreachable` (it did not, until
+/// 2026-12-04).
+#[test]
+fn unwalked_labels_are_said_without_unreachable() {
+    let dir = root().join("testdata/incomplete");
+    let obj = "x86-unwalked-label.o";
+    let want = [row(obj, "analysis-incomplete", "goto_hidden+0x11", "unwalked-label")];
+    for args in [
+        ["--disable", "unreachable"],
+        ["--enable", "stack-mismatch"],
+        ["--enable", "fallthrough"],
+    ] {
+        let mut a = args.to_vec();
+        a.push(obj);
+        assert_eq!(findings(&dir, &a).0, want, "{args:?}");
+    }
+}
+
 #[test]
 fn a_switch_table_not_read_is_reported() {
     let dir = root().join("testdata/real/arm64");

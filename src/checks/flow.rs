@@ -1707,7 +1707,6 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     let walker = Walker::new(m);
     let roots = roots(m);
     let mut facts = Facts::default();
-    let judge_reach = p.enabled.contains(UNREACHABLE);
     // The roots' findings are merged a run of roots at a time, in order:
     // held all at once they were vmlinux.o's largest passing allocation.
     let mut hints_seen: FxHashSet<Loc> = FxHashSet::default();
@@ -1721,7 +1720,7 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
             .collect();
         for r in parts {
             hints_seen.extend(r.hints_seen.iter().copied());
-            absorb(m, &mut facts, r, judge_reach);
+            absorb(m, &mut facts, r);
         }
     }
     // objtool's validate_unwind_hints: code only unwind hints lead to
@@ -1736,13 +1735,13 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
         }
         let r = walk_hint(cx, &p, &walker, (sec, i), &mut scratch);
         hints_seen.extend(r.hints_seen.iter().copied());
-        absorb(m, &mut facts, r, judge_reach);
+        absorb(m, &mut facts, r);
     }
     facts.gaps.extend(p.gaps.iter().cloned());
-    if judge_reach {
-        let gaps = unwalked_labels(cx, &facts);
-        facts.gaps.extend(gaps);
-    }
+    // What no path reached is also what no flow rule checked, whichever
+    // of them is on.
+    let gaps = unwalked_labels(cx, &facts);
+    facts.gaps.extend(gaps);
     facts
 }
 
@@ -1806,8 +1805,8 @@ fn unwalked_labels(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
 const ROOTS_MERGED: usize = 4096;
 
 /// One root's findings into the object's.
-fn absorb(m: &Model, facts: &mut Facts, r: RootFacts, judge_reach: bool) {
-    if judge_reach {
+fn absorb(m: &Model, facts: &mut Facts, r: RootFacts) {
+    {
         let (sec, base, own) = &r.reached_own;
         facts.reached.set_all(m, *sec, *base, own);
         for &l in &r.reached {
@@ -1998,23 +1997,22 @@ fn walk_root_from(
         }
     }
     let mut reached = Vec::new();
-    let mut own = Vec::new();
-    if w.cut && fi != usize::MAX && p.enabled.contains(UNREACHABLE) {
+    if w.cut && fi != usize::MAX {
         reached.push((f.section, range.start));
     }
-    if p.enabled.contains(UNREACHABLE) {
-        // A word per 64 records, built without branches.
-        own = w
-            .own
-            .chunks(64)
-            .map(|c| {
-                c.iter().enumerate().fold(0u64, |bits, (b, r)| {
-                    bits | (u64::from(r.cfi != NO_CFI) << b)
-                })
+    // What the walk reached, also when `unreachable` is off: what no path
+    // reached no flow rule checked (`unwalked_labels`). A word per 64
+    // records, built without branches.
+    let own: Vec<u64> = w
+        .own
+        .chunks(64)
+        .map(|c| {
+            c.iter().enumerate().fold(0u64, |bits, (b, r)| {
+                bits | (u64::from(r.cfi != NO_CFI) << b)
             })
-            .collect();
-        reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));
-    }
+        })
+        .collect();
+    reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));
     // The buffers go back for the next root.
     w.cfis.clear();
     w.trail.clear();
