@@ -488,6 +488,21 @@ struct NoreturnFile {
     /// System calls that never return, by number per architecture.
     #[serde(default)]
     syscalls: ArchValues<Vec<u64>>,
+    /// Prefixes `objcopy --prefix-symbols` gives whole objects before they
+    /// are linked in, per architecture.
+    #[serde(default)]
+    renamed: ArchValues<Vec<RenamePrefix>>,
+}
+
+/// A prefix a build gives every symbol of some objects
+/// (`objcopy --prefix-symbols`): such a symbol is noreturn when its name
+/// without the prefix is, by the lists or by DWARF (which keeps the names
+/// the compiler saw).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenamePrefix {
+    pub prefix: String,
+    pub reason: String,
 }
 
 /// `rules/alternatives.toml`.
@@ -1072,6 +1087,11 @@ impl Rules {
     /// System calls that never return, by number (rules/noreturn.toml `syscalls`).
     pub fn noreturn_syscalls(&self, m: Machine) -> &[u64] {
         self.noreturn.syscalls.get(m)
+    }
+
+    /// Prefixes objcopy gives renamed objects (rules/noreturn.toml `renamed`).
+    pub fn noreturn_renamed(&self, m: Machine) -> &[RenamePrefix] {
+        self.noreturn.renamed.get(m)
     }
 
     pub fn extend_noreturn(&mut self, names: &[String]) {

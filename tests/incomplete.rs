@@ -103,7 +103,12 @@ fn each_cause_is_reported_once_at_its_first_place() {
 fn unwalked_labels_are_said_without_unreachable() {
     let dir = root().join("testdata/incomplete");
     let obj = "x86-unwalked-label.o";
-    let want = [row(obj, "analysis-incomplete", "goto_hidden+0x11", "unwalked-label")];
+    let want = [row(
+        obj,
+        "analysis-incomplete",
+        "goto_hidden+0x11",
+        "unwalked-label",
+    )];
     for args in [
         ["--disable", "unreachable"],
         ["--enable", "stack-mismatch"],

@@ -466,3 +466,27 @@ fn noreturn_pointer_call_ends_a_function_declared_noreturn() {
         assert_eq!(got, [(at.to_string(), "fallthrough")], "{name}");
     }
 }
+
+/// A noreturn callee under a prefix `objcopy --prefix-symbols` gave it
+/// (vmlinux.o's `__kvm_nvhe_`, `__efistub_`, `__pi_` objects) is noreturn
+/// by the name DWARF keeps: each prefix of rules/noreturn.toml `renamed` has
+/// its copy of prefixed-noreturn.c and is clean; a prefix not listed falls
+/// through after the call.
+#[test]
+fn noreturn_callees_renamed_by_objcopy() {
+    let rules = Rules::builtin();
+    let renamed = rules.noreturn_renamed(objlint::elf::Machine::Aarch64);
+    assert!(renamed.len() >= 3);
+    for r in renamed {
+        let name = format!("arm64-clang-prefixed-{}", r.prefix);
+        assert!(check(&name, false).is_empty(), "{name}");
+    }
+    let got: Vec<(String, &str)> = check("arm64-clang-prefixed-__other_", false)
+        .iter()
+        .map(|f| (place(f), f.rule))
+        .collect();
+    assert_eq!(
+        got,
+        [("__other_handle_trap+0x18".to_string(), "fallthrough")]
+    );
+}

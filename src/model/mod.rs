@@ -175,6 +175,7 @@ impl<'a> Model<'a> {
                 obj,
                 rules.noreturn(obj.machine),
                 &crate::elf::dwarf::noreturn_names(obj),
+                rules.noreturn_renamed(obj.machine),
             );
             (sym_flags, flagged_at, symbol_starts, listed_noreturn)
         };

@@ -5,12 +5,22 @@
 use super::{Dest, Function, Model, SectionCode, walk};
 use crate::arch::Kind;
 use crate::elf::{Object, STB_GLOBAL};
-use crate::rules::NameSet;
+use crate::rules::{NameSet, RenamePrefix};
 use rayon::prelude::*;
 
 /// Per symbol: named noreturn by the rules, or by the object's own DWARF
-/// (`declared`, sorted: `DW_AT_noreturn` on a declaration or definition).
-pub(super) fn listed_noreturn(obj: &Object, names: &NameSet, declared: &[String]) -> Vec<bool> {
+/// (`declared`, sorted: `DW_AT_noreturn` on a declaration or definition),
+/// also under a prefix objcopy gave it (`renamed`: vmlinux.o's
+/// `__kvm_nvhe___hyp_do_panic` is DWARF's `__hyp_do_panic`).
+pub(super) fn listed_noreturn(
+    obj: &Object,
+    names: &NameSet,
+    declared: &[String],
+    renamed: &[RenamePrefix],
+) -> Vec<bool> {
+    let listed = |name: &str| {
+        names.contains(name) || declared.binary_search_by(|d| d.as_str().cmp(name)).is_ok()
+    };
     obj.symbols
         .iter()
         .map(|s| {
@@ -20,10 +30,12 @@ pub(super) fn listed_noreturn(obj: &Object, names: &NameSet, declared: &[String]
                 _ => false,
             };
             candidate
-                && (names.contains(&s.name)
-                    || declared
-                        .binary_search_by(|d| d.as_str().cmp(&s.name))
-                        .is_ok())
+                && (listed(&s.name)
+                    || renamed.iter().any(|r| {
+                        s.name
+                            .strip_prefix(r.prefix.as_str())
+                            .is_some_and(|rest| !rest.is_empty() && listed(rest))
+                    }))
         })
         .collect()
 }

@@ -42,6 +42,12 @@ gcc $K -c inline-push.c -o x86-inline-push.o
 # A call through a noreturn pointer ends a function DWARF declares noreturn.
 gcc -O2 -g "-fdebug-prefix-map=$PWD=." -c noreturn-ptr.c -o x86-gcc-noreturn-ptr.o
 clang-19 --target=aarch64-linux-gnu -O2 -g "-fdebug-prefix-map=$PWD=." -mbranch-protection=standard -c noreturn-ptr.c -o arm64-clang-noreturn-ptr.o
+# A noreturn callee renamed by objcopy --prefix-symbols (prefixed-noreturn.c).
+clang-19 --target=aarch64-linux-gnu -O2 -g "-fdebug-prefix-map=$PWD=." -mbranch-protection=standard -c prefixed-noreturn.c -o prefixed-noreturn.tmp.o
+for p in __kvm_nvhe_ __efistub_ __pi_ __other_; do
+  aarch64-linux-gnu-objcopy --prefix-symbols=$p prefixed-noreturn.tmp.o arm64-clang-prefixed-$p.o
+done
+rm prefixed-noreturn.tmp.o
 as --64 x86-cases.s -o x86-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
 
