@@ -1806,21 +1806,19 @@ const ROOTS_MERGED: usize = 4096;
 
 /// One root's findings into the object's.
 fn absorb(m: &Model, facts: &mut Facts, r: RootFacts) {
-    {
-        let (sec, base, own) = &r.reached_own;
-        facts.reached.set_all(m, *sec, *base, own);
-        for &l in &r.reached {
-            facts.reached.set(m, l);
-        }
-        if r.cut {
-            let own = (0..own.len() * 64)
-                .filter(|k| own[k / 64] & (1 << (k % 64)) != 0)
-                .map(|k| (*sec, base + k));
-            for (sec, i) in own.chain(r.reached.iter().copied()) {
-                let off = m.section_code(sec).map_or(0, |c| c.insns[i].offset());
-                if let Some(g) = m.function_containing(sec, off) {
-                    facts.cut.insert(g);
-                }
+    let (sec, base, own) = &r.reached_own;
+    facts.reached.set_all(m, *sec, *base, own);
+    for &l in &r.reached {
+        facts.reached.set(m, l);
+    }
+    if r.cut {
+        let own = (0..own.len() * 64)
+            .filter(|k| own[k / 64] & (1 << (k % 64)) != 0)
+            .map(|k| (*sec, base + k));
+        for (sec, i) in own.chain(r.reached.iter().copied()) {
+            let off = m.section_code(sec).map_or(0, |c| c.insns[i].offset());
+            if let Some(g) = m.function_containing(sec, off) {
+                facts.cut.insert(g);
             }
         }
     }
