@@ -60,6 +60,10 @@ pub fn noreturn_names(obj: &Object) -> Vec<String> {
     let _ = read_noreturn(&dwarf, &mut names);
     names.sort_unstable();
     names.dedup();
+    if std::env::var_os("OBJLINT_DEBUG_NORETURN").is_some() {
+        eprintln!("NORETURN {} {:?}", names.len(), names.iter().map(|n| n.len()).sum::<usize>());
+        for n in &names { eprintln!("NR {n}"); }
+    }
     names
 }
 
@@ -97,21 +101,37 @@ fn unit_noreturn(
     names: &mut Vec<String>,
 ) -> gimli::Result<()> {
     let unit = dwarf.unit(header)?;
-    let mut entries = unit.entries();
-    while let Some(e) = entries.next_dfs()? {
-        if e.tag() != gimli::DW_TAG_subprogram
-            || !matches!(
-                e.attr_value(gimli::DW_AT_noreturn),
-                Some(gimli::AttributeValue::Flag(true))
-            )
+    // Raw entries: only a subprogram whose abbreviation can say noreturn has
+    // its attributes read; every other entry's are skipped by their forms
+    // (building each entry's attributes was most of a vmlinux.o's DWARF time).
+    let mut raw = unit.entries_raw(None)?;
+    while !raw.is_empty() {
+        let Some(abbrev) = raw.read_abbreviation()? else {
+            continue;
+        };
+        let specs = abbrev.attributes();
+        if abbrev.tag() != gimli::DW_TAG_subprogram
+            || !specs.iter().any(|a| a.name() == gimli::DW_AT_noreturn)
         {
+            raw.skip_attributes(specs)?;
             continue;
         }
-        let name = e
-            .attr_value(gimli::DW_AT_linkage_name)
-            .or_else(|| e.attr_value(gimli::DW_AT_MIPS_linkage_name))
-            .or_else(|| e.attr_value(gimli::DW_AT_name));
-        if let Some(v) = name
+        let (mut noreturn, mut linkage, mut plain) = (false, None, None);
+        for &spec in specs {
+            let a = raw.read_attribute(spec)?;
+            match a.name() {
+                gimli::DW_AT_noreturn => {
+                    noreturn = matches!(a.value(), gimli::AttributeValue::Flag(true));
+                }
+                gimli::DW_AT_linkage_name | gimli::DW_AT_MIPS_linkage_name => {
+                    linkage.get_or_insert(a.value());
+                }
+                gimli::DW_AT_name => plain = Some(a.value()),
+                _ => {}
+            }
+        }
+        if noreturn
+            && let Some(v) = linkage.or(plain)
             && let Ok(s) = dwarf.attr_string(&unit, v)
         {
             names.push(s.to_string_lossy().into_owned());
