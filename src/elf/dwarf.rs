@@ -4,14 +4,15 @@
 //! object every function's section starts at 0, and references between DWARF
 //! sections (`DW_FORM_strp` into `.debug_str`, `DW_AT_low_pc`, the line
 //! table's `DW_LNE_set_address`) are 0 plus a relocation. So each allocated
-//! section gets a synthetic base address, the debug sections are copied
-//! (uncompressed when `SHF_COMPRESSED` or `.zdebug_*`) and their absolute
-//! relocations applied against those bases. `crate::source` maps places to
-//! source lines with this; the model reads which functions the source
-//! declares noreturn ([`noreturn_names`]).
+//! section gets a synthetic base address and the absolute relocations of
+//! the debug sections are applied against those bases: to a copy (uncompressed
+//! when `SHF_COMPRESSED` or `.zdebug_*`), or, for [`noreturn_names`], which
+//! every object with DWARF pays for, as gimli reads each offset of a section
+//! read in place. `crate::source` maps places to source lines with this; the
+//! model reads which functions the source declares noreturn.
 
 use super::{Machine, Object, compressed};
-use gimli::{EndianSlice, LittleEndian, SectionId};
+use gimli::{EndianSlice, LittleEndian, RelocateReader, SectionId};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -40,19 +41,43 @@ pub fn noreturn_names(obj: &Object) -> Vec<String> {
     }
     let base = synthetic_bases(obj);
     let bases = relocation_bases(obj, &base, &DECLS);
-    let mut bytes: HashMap<SectionId, Vec<u8>> = HashMap::new();
+    // A section that is one object section, not compressed, is read in
+    // place with its relocations applied as gimli reads each offset and
+    // address (an arm64 vmlinux.o's `.debug_info` is 230 MB, its
+    // `.debug_str_offsets` 52 MB under 13 M relocations, of which this reads
+    // a few); the others are copied with theirs applied.
+    let mut copied: HashMap<SectionId, Vec<u8>> = HashMap::new();
+    let mut in_place: HashMap<SectionId, usize> = HashMap::new();
     for id in DECLS {
-        match load_section(obj, id, &bases) {
-            Ok(b) => {
-                bytes.insert(id, b);
+        let idx = debug_sections(obj, id.name());
+        match idx[..] {
+            [i] if !compressed::is_compressed(obj, i) => {
+                in_place.insert(id, i);
             }
-            Err(_) => return Vec::new(),
+            _ => match load_section(obj, id, &bases) {
+                Ok(b) => {
+                    copied.insert(id, b);
+                }
+                Err(_) => return Vec::new(),
+            },
         }
     }
     let empty: &[u8] = &[];
     let Ok(dwarf) = gimli::Dwarf::load(|id| -> Result<_, ()> {
-        let d = bytes.get(&id).map(Vec::as_slice).unwrap_or(empty);
-        Ok(EndianSlice::new(d, LittleEndian))
+        let (data, relocs) = match (in_place.get(&id), copied.get(&id)) {
+            (Some(&i), _) => (obj.section_data(i), obj.relocs(i)),
+            (None, Some(b)) => (b.as_slice(), &[][..]),
+            (None, None) => (empty, &[][..]),
+        };
+        let at = Relocs {
+            obj,
+            relocs,
+            bases: &bases,
+        };
+        Ok(RelocateReader::new(
+            EndianSlice::new(data, LittleEndian),
+            at,
+        ))
     }) else {
         return Vec::new();
     };
@@ -60,17 +85,53 @@ pub fn noreturn_names(obj: &Object) -> Vec<String> {
     let _ = read_noreturn(&dwarf, &mut names);
     names.sort_unstable();
     names.dedup();
-    if std::env::var_os("OBJLINT_DEBUG_NORETURN").is_some() {
-        eprintln!("NORETURN {} {:?}", names.len(), names.iter().map(|n| n.len()).sum::<usize>());
-        for n in &names { eprintln!("NR {n}"); }
-    }
     names
 }
 
-fn read_noreturn(
-    dwarf: &gimli::Dwarf<EndianSlice<LittleEndian>>,
-    names: &mut Vec<String>,
-) -> gimli::Result<()> {
+/// The relocations of one debug section read in place, applied as gimli
+/// reads the offsets and addresses they patch (as [`apply_relocs`] does to
+/// a copy).
+#[derive(Clone, Copy)]
+struct Relocs<'a> {
+    obj: &'a Object<'a>,
+    /// Sorted by offset.
+    relocs: &'a [super::Reloc],
+    bases: &'a [u64],
+}
+
+impl std::fmt::Debug for Relocs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} relocations", self.relocs.len())
+    }
+}
+
+impl Relocs<'_> {
+    fn at(&self, offset: usize, value: u64) -> u64 {
+        let k = self
+            .relocs
+            .partition_point(|r| (r.offset() as usize) < offset);
+        match self.relocs.get(k) {
+            Some(r) if r.offset() as usize == offset => {
+                reloc_value(self.obj, r, self.bases).map_or(value, |(v, _)| v)
+            }
+            _ => value,
+        }
+    }
+}
+
+impl gimli::read::Relocate for Relocs<'_> {
+    fn relocate_address(&self, offset: usize, value: u64) -> gimli::Result<u64> {
+        Ok(self.at(offset, value))
+    }
+
+    fn relocate_offset(&self, offset: usize, value: usize) -> gimli::Result<usize> {
+        Ok(self.at(offset, value as u64) as usize)
+    }
+}
+
+type Relocated<'a> = RelocateReader<EndianSlice<'a, LittleEndian>, Relocs<'a>>;
+
+fn read_noreturn(dwarf: &gimli::Dwarf<Relocated>, names: &mut Vec<String>) -> gimli::Result<()> {
     // Units in parallel: a vmlinux.o with debug info has thousands (the
     // arm64 defconfig's .debug_info is 230 MB), and nothing else waits for
     // these names but the model. A malformed unit is skipped.
@@ -96,8 +157,8 @@ fn read_noreturn(
 }
 
 fn unit_noreturn(
-    dwarf: &gimli::Dwarf<EndianSlice<LittleEndian>>,
-    header: gimli::UnitHeader<EndianSlice<LittleEndian>>,
+    dwarf: &gimli::Dwarf<Relocated>,
+    header: gimli::UnitHeader<Relocated>,
     names: &mut Vec<String>,
 ) -> gimli::Result<()> {
     let unit = dwarf.unit(header)?;
@@ -133,8 +194,9 @@ fn unit_noreturn(
         if noreturn
             && let Some(v) = linkage.or(plain)
             && let Ok(s) = dwarf.attr_string(&unit, v)
+            && let Ok(s) = gimli::Reader::to_string_lossy(&s)
         {
-            names.push(s.to_string_lossy().into_owned());
+            names.push(s.into_owned());
         }
     }
     Ok(())
@@ -207,21 +269,9 @@ const R_AARCH64_ABS32: u32 = 258;
 /// read, or do not matter for line tables.
 fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
     for r in obj.relocs(section) {
-        let width = match (obj.machine, r.r_type()) {
-            (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
-            (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => {
-                4
-            }
-            _ => continue,
-        };
-        let Some(sym) = obj.symbols.get(r.sym()) else {
+        let Some((v, width)) = reloc_value(obj, r, bases) else {
             continue;
         };
-        let s = match sym.section_index() {
-            Some(sec) => bases[sec].wrapping_add(sym.value),
-            None => sym.value,
-        };
-        let v = s.wrapping_add(obj.addend(r) as u64);
         let at = r.offset() as usize;
         let Some(dst) = buf.get_mut(at..at.saturating_add(width)) else {
             continue;
@@ -232,4 +282,20 @@ fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
             dst.copy_from_slice(&(v as u32).to_le_bytes());
         }
     }
+}
+
+/// What an absolute relocation of a debug section writes, `S + A` against
+/// the bases, and its width in bytes; `None` for the other kinds.
+fn reloc_value(obj: &Object, r: &super::Reloc, bases: &[u64]) -> Option<(u64, usize)> {
+    let width = match (obj.machine, r.r_type()) {
+        (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
+        (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => 4,
+        _ => return None,
+    };
+    let sym = obj.symbols.get(r.sym())?;
+    let s = match sym.section_index() {
+        Some(sec) => bases[sec].wrapping_add(sym.value),
+        None => sym.value,
+    };
+    Some((s.wrapping_add(obj.addend(r) as u64), width))
 }
