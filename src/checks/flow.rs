@@ -530,11 +530,17 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
     /// dead, as objtool's "jump to the end of the function" of GCOV builds
     /// and of clang's jump tables. (An unconditional jump there after a call
     /// is boot code's `bl init_kernel_el; b secondary_startup`: a tail call.)
+    /// arm64 only: clang for x86 drops such a bound, and objtool reports the
+    /// shape there as a sibling call (stack/x86-cases.s `jump_to_end`).
     fn dead_jump_to_end(&self, st: &Step, s: &State) -> bool {
         let Action::TailCall(Callee::Direct(Dest::Local { section, offset })) = st.action else {
             return false;
         };
-        if !self.stack || st.alt_site.is_some() || st.insn.kind != Kind::CondJump {
+        if !self.stack
+            || self.cx.model.obj.machine != crate::elf::Machine::Aarch64
+            || st.alt_site.is_some()
+            || st.insn.kind != Kind::CondJump
+        {
             return false;
         }
         let Some(o) = st.owner else {

@@ -160,3 +160,25 @@ branchy_return:
 2:	pop	%rbx
 	ret
 	.size	branchy_return, .-branchy_return
+
+# A conditional jump to the first byte past the function, where the next
+# function starts, with %rbx still pushed: on x86 a sibling call with a
+# modified frame, as objtool reports it. (On arm64 the same shape is clang's
+# bounds check of a switch table whose default it proved unreachable, and a
+# dead edge: stack/switch-default.c.)
+	.globl	jump_to_end
+	.type	jump_to_end, @function
+jump_to_end:
+	push	%rbx
+	test	%edi, %edi
+	jne	1f
+	pop	%rbx
+	ret
+1:
+	.size	jump_to_end, .-jump_to_end
+
+	.globl	after_jump_to_end
+	.type	after_jump_to_end, @function
+after_jump_to_end:
+	ret
+	.size	after_jump_to_end, .-after_jump_to_end
