@@ -14,6 +14,7 @@
 use super::{Machine, Object, compressed};
 use gimli::{EndianSlice, LittleEndian, RelocateReader, SectionId};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// The DWARF sections [`noreturn_names`] reads (a unit's line program is
@@ -46,29 +47,23 @@ pub fn noreturn_names(obj: &Object) -> Vec<String> {
     // address (an arm64 vmlinux.o's `.debug_info` is 230 MB, its
     // `.debug_str_offsets` 52 MB under 13 M relocations, of which this reads
     // a few); the others are copied with theirs applied.
-    let mut copied: HashMap<SectionId, Vec<u8>> = HashMap::new();
-    let mut in_place: HashMap<SectionId, usize> = HashMap::new();
+    let mut sections: HashMap<SectionId, (Cow<[u8]>, &[super::Reloc])> = HashMap::new();
     for id in DECLS {
-        let idx = debug_sections(obj, id.name());
-        match idx[..] {
+        let section = match debug_sections(obj, id.name())[..] {
             [i] if !compressed::is_compressed(obj, i) => {
-                in_place.insert(id, i);
+                (Cow::Borrowed(obj.section_data(i)), obj.relocs(i))
             }
             _ => match load_section(obj, id, &bases) {
-                Ok(b) => {
-                    copied.insert(id, b);
-                }
+                Ok(b) => (Cow::Owned(b), &[][..]),
                 Err(_) => return Vec::new(),
             },
-        }
-    }
-    let empty: &[u8] = &[];
-    let Ok(dwarf) = gimli::Dwarf::load(|id| -> Result<_, ()> {
-        let (data, relocs) = match (in_place.get(&id), copied.get(&id)) {
-            (Some(&i), _) => (obj.section_data(i), obj.relocs(i)),
-            (None, Some(b)) => (b.as_slice(), &[][..]),
-            (None, None) => (empty, &[][..]),
         };
+        sections.insert(id, section);
+    }
+    let Ok(dwarf) = gimli::Dwarf::load(|id| -> Result<_, ()> {
+        let (data, relocs) = sections
+            .get(&id)
+            .map_or((&[][..], &[][..]), |(d, r)| (&d[..], *r));
         let at = Relocs {
             obj,
             relocs,

@@ -87,15 +87,17 @@ impl<'a> Model<'a> {
     /// the pointer's type is noreturn (the arm64 EFI stub's
     /// `efi_enter_kernel`), a fact the object has no other place for.
     pub fn ends_declared_noreturn(&self, owner: Option<usize>, ins: &crate::arch::Insn) -> bool {
-        owner.is_some_and(|o| {
-            let f = &self.functions[o];
-            ins.end() == f.end && (f.global || f.weak) && self.listed_noreturn[f.sym]
-        })
+        owner.is_some_and(|o| ins.end() == self.functions[o].end && self.declared_noreturn(o))
     }
 
     fn function_noreturn(&self, i: usize) -> bool {
+        self.noreturn[i] || self.declared_noreturn(i)
+    }
+
+    /// Function `i` is named noreturn by the rules or DWARF (not inferred).
+    fn declared_noreturn(&self, i: usize) -> bool {
         let f = &self.functions[i];
-        self.noreturn[i] || ((f.global || f.weak) && self.listed_noreturn[f.sym])
+        (f.global || f.weak) && self.listed_noreturn[f.sym]
     }
 
     /// Whether some path through `f` may return to its caller. A return
