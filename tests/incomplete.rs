@@ -75,6 +75,8 @@ fn each_cause_is_reported_once_at_its_first_place() {
         "x86-noinstr-linked.o",
         "x86-undecodable.o",
         "x86-unwalked-label.o",
+        "x86-jump-target.o",
+        "arm64-jump-past-end.o",
     ];
     let (got, records) = findings(&dir, &objs);
     let ai = "analysis-incomplete";
@@ -88,6 +90,11 @@ fn each_cause_is_reported_once_at_its_first_place() {
             row(objs[3], ai, "decode_gap+0x7", "undecodable"),
             // goto_visible's table is read: nothing said.
             row(objs[4], ai, "goto_hidden+0x11", "unwalked-label"),
+            // retbleed_untrain_ret's jump into its own first instruction is
+            // a return (retbleed_return_thunk): nothing said.
+            row(objs[5], ai, "mid_jump+0x5", "jump-target"),
+            // bounded_switch's branch past its end is a dead edge.
+            row(objs[6], ai, "next_fn+0x4", "jump-target"),
         ]
     );
     for (r, o) in records.iter().zip(objs) {
@@ -297,5 +304,52 @@ fn no_objects_is_an_error() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "objlint: no objects found in .\n"
+    );
+}
+
+/// objtool's own verdict on the mid-instruction jump ("can't find jump dest
+/// instruction", testdata/incomplete/x86-jump-target.objtool.txt) is
+/// objlint's jump-target gap, at the same place; objtool says nothing of
+/// retbleed_untrain_ret, and neither does objlint.
+#[test]
+fn jump_targets_objtool_cannot_find_are_gaps() {
+    let dir = root().join("testdata/incomplete");
+    let text = std::fs::read_to_string(dir.join("x86-jump-target.objtool.txt")).unwrap();
+    let want: Vec<Row> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let rest = l.split("warning: objtool: ").nth(1)?;
+            let (place, msg) = rest.split_once(": ")?;
+            msg.starts_with("can't find jump dest instruction")
+                .then(|| {
+                    row(
+                        "x86-jump-target.o",
+                        "analysis-incomplete",
+                        place,
+                        "jump-target",
+                    )
+                })
+        })
+        .collect();
+    assert_eq!(want.len(), 1, "{text}");
+    let (got, _) = findings(&dir, &["x86-jump-target.o"]);
+    assert_eq!(got, want);
+    // One place in all (a jump into retbleed_return_thunk would be a second).
+    let out = run(
+        &dir,
+        &["check", "--format", "json", "-q", "x86-jump-target.o"],
+    );
+    let first: Value = serde_json::from_str(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        first["notes"],
+        serde_json::json!(["mid_jump+0x5: jump to .text+0xb, which is no instruction"])
     );
 }

@@ -555,6 +555,24 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
             )
     }
 
+    /// A jump to the first byte past its own function where no instruction
+    /// is: the same bound of a switch as [`Walk::dead_jump_to_end`], in a
+    /// kCFI build, where the next function's type hash (`$d`) sits there
+    /// instead of its code. arm64 only, as there.
+    fn dead_jump_into_data(&self, st: &Step) -> bool {
+        if self.cx.model.obj.machine != crate::elf::Machine::Aarch64
+            || st.alt_site.is_some()
+            || !st.insn.kind.is_branch()
+        {
+            return false;
+        }
+        let (Some(o), Dest::Local { section, offset }) = (st.owner, st.code.dest(st.index)) else {
+            return false;
+        };
+        let f = &self.cx.model.functions[o];
+        f.section == section && f.end == offset
+    }
+
     fn modified_note(&self, c: &Cfi, m: Modified) -> String {
         let f = &self.p.frame;
         let entry = f.entry();
@@ -801,7 +819,10 @@ impl Visitor for Walk<'_, '_, '_> {
             return self.step(&plain, s);
         }
         self.at_trail = s.trail;
-        if st.insn.kind == Kind::Invalid || st.action == Action::UnknownJump {
+        if st.insn.kind == Kind::Invalid
+            || st.action == Action::UnknownJump
+            || (st.action == Action::JumpNowhere && !self.dead_jump_into_data(st))
+        {
             self.gap(st);
         }
         // Only these change what tells paths apart.
@@ -970,6 +991,21 @@ impl Walk<'_, '_, '_> {
                 .collect::<Vec<_>>()
                 .join(" ");
             Gap::new(Cause::Undecodable, at, format!("bytes {b} do not decode"))
+        } else if st.action == Action::JumpNowhere {
+            let m = self.model();
+            let switch = m
+                .jump_tables()
+                .cases(st.section, st.insn.offset())
+                .is_some();
+            let to = match st.code.dest(st.index) {
+                _ if switch => "a switch case is no instruction".to_string(),
+                Dest::Local { section, offset } => format!(
+                    "jump to {}+{offset:#x}, which is no instruction",
+                    m.obj.section_name(section)
+                ),
+                _ => "the jump's destination could not be resolved".to_string(),
+            };
+            Gap::new(Cause::JumpTarget, at, to)
         } else {
             Gap::new(
                 Cause::SwitchTable,

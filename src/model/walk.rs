@@ -62,6 +62,10 @@ pub enum Action {
     /// An indirect jump through a switch table that could not be read: the
     /// path cannot be followed.
     UnknownJump,
+    /// A jump (or a switch case) to a place that is no instruction: inside
+    /// one, data, or a destination that could not be resolved. That edge
+    /// cannot be followed; a conditional jump still falls through.
+    JumpNowhere,
     /// Leaves for another context (x86 `sysret`, `iret`): the path ends.
     ContextSwitch,
 }
@@ -225,7 +229,9 @@ enum Target {
     Here(Option<Next>),
     Leaves(Callee),
     Return,
-    Unknown,
+    /// A place that is no instruction (inside one, or data), or that could
+    /// not be resolved at all.
+    Nowhere,
 }
 
 /// Walks paths through the functions of one model.
@@ -424,8 +430,11 @@ impl<'m, 'a> Walker<'m, 'a> {
             && offset > root.start
             && offset < root.end
         {
-            let to = link.or_else(|| self.m.section_code(section)?.index_at(offset));
-            return Target::Here(to.map(|i| ((section, i), None)));
+            // Not an instruction: maybe a return thunk inside another
+            // instruction (`retbleed_return_thunk`), checked below.
+            if let Some(i) = link.or_else(|| self.m.section_code(section)?.index_at(offset)) {
+                return Target::Here(Some(((section, i), None)));
+            }
         }
         if self.is_return_thunk(dest) {
             return Target::Return;
@@ -433,7 +442,7 @@ impl<'m, 'a> Walker<'m, 'a> {
         let Dest::Local { section, offset } = dest else {
             return match dest {
                 Dest::External { .. } => Target::Leaves(self.callee(dest)),
-                _ => Target::Unknown,
+                _ => Target::Nowhere,
             };
         };
         if let Some((ctx, site, r)) = repl
@@ -443,7 +452,10 @@ impl<'m, 'a> Walker<'m, 'a> {
                 return Target::Here(self.site_end(site).map(|l| (l, None)));
             }
             if (r.start..r.end).contains(&offset) {
-                return Target::Here(self.index(section, offset).map(|l| (l, Some(ctx))));
+                return match self.index(section, offset) {
+                    Some(l) => Target::Here(Some((l, Some(ctx)))),
+                    None => Target::Nowhere,
+                };
             }
         }
         // A jump to an indirect thunk is an indirect jump, also where the
@@ -454,10 +466,13 @@ impl<'m, 'a> Walker<'m, 'a> {
             return Target::Leaves(callee);
         }
         if self.inside(root, owner, section, offset) {
-            let to = link
+            match link
                 .map(|i| (section, i))
-                .or_else(|| self.index(section, offset));
-            Target::Here(to.map(|l| (l, None)))
+                .or_else(|| self.index(section, offset))
+            {
+                Some(l) => Target::Here(Some((l, None))),
+                None => Target::Nowhere,
+            }
         } else {
             Target::Leaves(callee)
         }
@@ -563,6 +578,9 @@ impl<'m, 'a> Walker<'m, 'a> {
                 match tables.cases(sec, ins.offset()) {
                     Some(cases) => {
                         fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
+                        if fl.cases.len() < cases.len() {
+                            fl.action = Action::JumpNowhere;
+                        }
                     }
                     None if tables.unread(sec, ins.offset()) => fl.action = Action::UnknownJump,
                     None if self.m.indirect_jumps_leave() || owner.is_some() => {
@@ -580,10 +598,13 @@ impl<'m, 'a> Walker<'m, 'a> {
                         if let Some(cases) = self.m.jump_tables().cases(sec, ins.offset()) =>
                     {
                         fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
+                        if fl.cases.len() < cases.len() {
+                            fl.action = Action::JumpNowhere;
+                        }
                     }
                     Target::Leaves(c) => fl.action = Action::TailCall(c),
                     Target::Return => fl.action = Action::Return,
-                    Target::Unknown => {}
+                    Target::Nowhere => fl.action = Action::JumpNowhere,
                 }
             }
             Kind::Trap => falls = marks.is_some_and(|m| m.resumes),
@@ -1053,7 +1074,7 @@ impl Visitor for MayReturn<'_, '_> {
         let exits = s.insn.kind == Kind::Invalid
             || s.exit.is_some()
             || match s.action {
-                Action::Return | Action::UnknownJump => true,
+                Action::Return | Action::UnknownJump | Action::JumpNowhere => true,
                 Action::TailCall(Callee::Direct(d)) => !self.m.is_noreturn(d),
                 Action::TailCall(Callee::Indirect { .. }) => true,
                 _ => false,

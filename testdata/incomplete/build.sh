@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
 # Rebuild the analysis-incomplete fixtures: hand-written objects, each with one
 # thing objlint cannot check (and a clean counterpart where there is one).
-# Needs: binutils, gcc-aarch64-linux-gnu.
+# Needs: binutils, gcc-aarch64-linux-gnu; objtool (optional).
 set -euo pipefail
 cd "$(dirname "$0")"
 for s in x86-*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64-*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
+# objtool's verdict on the mid-instruction jump (tests/incomplete.rs), when
+# fetch-corpus.sh has built it.
+OBJTOOL=${OBJTOOL:-${OBJCORPUS:-$HOME/.cache/objcorpus}/bin/objtool}
+if [ -x "$OBJTOOL" ]; then
+  t=$(mktemp -d)
+  cp x86-jump-target.o "$t/"
+  {
+    echo "# objtool --stackval --uaccess --rethunk x86-jump-target.o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
+    (cd "$t" && "$OBJTOOL" --stackval --uaccess --rethunk x86-jump-target.o 2>&1 || true)
+  } >x86-jump-target.objtool.txt
+  rm -rf "$t"
+fi
 # The README's example object (testdata/examples/README.md).
 cp x86-undecodable.o ../examples/incomplete-x86_64.o
