@@ -819,11 +819,11 @@ impl Visitor for Walk<'_, '_, '_> {
             return self.step(&plain, s);
         }
         self.at_trail = s.trail;
-        if st.insn.kind == Kind::Invalid
-            || st.action == Action::UnknownJump
-            || (st.action == Action::JumpNowhere && !self.dead_jump_into_data(st))
-        {
-            self.gap(st);
+        match st.action {
+            Action::UnknownJump => self.gap(st),
+            Action::JumpNowhere if !self.dead_jump_into_data(st) => self.gap(st),
+            _ if st.insn.kind == Kind::Invalid => self.gap(st),
+            _ => {}
         }
         // Only these change what tells paths apart.
         let may_change = st.insn.has_ops()
@@ -991,7 +991,7 @@ impl Walk<'_, '_, '_> {
                 .collect::<Vec<_>>()
                 .join(" ");
             Gap::new(Cause::Undecodable, at, format!("bytes {b} do not decode"))
-        } else if st.action == Action::JumpNowhere {
+        } else if matches!(st.action, Action::JumpNowhere) {
             let m = self.model();
             let switch = m
                 .jump_tables()
