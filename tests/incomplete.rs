@@ -77,6 +77,11 @@ fn each_cause_is_reported_once_at_its_first_place() {
         "x86-unwalked-label.o",
         "x86-jump-target.o",
         "arm64-jump-past-end.o",
+        // The same after `objcopy --prefix-symbols=__kvm_nvhe_`, which
+        // renames the mapping symbols too: `__kvm_nvhe_$d` still marks data
+        // (taken for code, the data after next_fn's return was a NOP that
+        // fell off the section, and the branch to it no gap).
+        "arm64-jump-past-end-prefixed.o",
     ];
     let (got, records) = findings(&dir, &objs);
     let ai = "analysis-incomplete";
@@ -95,6 +100,7 @@ fn each_cause_is_reported_once_at_its_first_place() {
             row(objs[5], ai, "mid_jump+0x5", "jump-target"),
             // bounded_switch's branch past its end is a dead edge.
             row(objs[6], ai, "next_fn+0x4", "jump-target"),
+            row(objs[7], ai, "__kvm_nvhe_next_fn+0x4", "jump-target"),
         ]
     );
     for (r, o) in records.iter().zip(objs) {

@@ -155,6 +155,28 @@ impl Symbol<'_> {
     pub fn is_func(&self) -> bool {
         self.st_type == STT_FUNC
     }
+    /// What an arm64 mapping symbol marks: `$x`/`$d`, optionally `.`
+    /// and more, or the same renamed by a prefix (a local, untyped, empty
+    /// `P$x`/`P$d`): `objcopy --prefix-symbols` renames mapping symbols
+    /// too, and the kernel renames whole objects that way (the arm64
+    /// vmlinux.o has 1,452 of them: `__kvm_nvhe_`, `__efistub_`, `__pi_`),
+    /// which neither objdump takes for mapping symbols any more.
+    pub fn mapping(&self) -> Option<Mapping> {
+        let n = self.name.as_bytes();
+        let at = if n.first() == Some(&b'$') {
+            0
+        } else if self.bind == STB_LOCAL && self.st_type == STT_NOTYPE && self.size == 0 {
+            n.iter().rposition(|&b| b == b'$').filter(|&k| k > 0)?
+        } else {
+            return None;
+        };
+        let kind = match &n[at..] {
+            [b'$', b'x', ..] => Mapping::Code,
+            [b'$', b'd', ..] => Mapping::Data,
+            _ => return None,
+        };
+        (n.len() == at + 2 || n[at + 2] == b'.').then_some(kind)
+    }
     pub fn is_weak(&self) -> bool {
         self.bind == STB_WEAK
     }
@@ -789,14 +811,9 @@ impl<'a> Object<'a> {
             return;
         }
         for sym in &self.symbols {
-            let kind = match sym.name.as_bytes() {
-                [b'$', b'x', ..] => Mapping::Code,
-                [b'$', b'd', ..] => Mapping::Data,
-                _ => continue,
-            };
-            if sym.name.len() > 2 && sym.name.as_bytes()[2] != b'.' {
+            let Some(kind) = sym.mapping() else {
                 continue;
-            }
+            };
             if let SymSection::Section(s) = sym.section {
                 self.mapping[s].push((sym.value, kind));
             }
@@ -973,6 +990,38 @@ impl<'a> Object<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Mapping symbols as the ABI names them, and renamed by a prefix; what
+    /// only looks like one is not.
+    #[test]
+    fn mapping_symbols_plain_and_renamed() {
+        let sym = |name: &'static str, bind: u8, st_type: u8, size: u64| Symbol {
+            index: 1,
+            name: Cow::Borrowed(name),
+            value: 0,
+            size,
+            st_type,
+            bind,
+            other: 0,
+            raw_shndx: 1,
+            section: SymSection::Section(1),
+        };
+        let local = |name| sym(name, STB_LOCAL, STT_NOTYPE, 0);
+        assert_eq!(local("$x").mapping(), Some(Mapping::Code));
+        assert_eq!(local("$d").mapping(), Some(Mapping::Data));
+        assert_eq!(local("$x.17").mapping(), Some(Mapping::Code));
+        assert_eq!(local("$d.str").mapping(), Some(Mapping::Data));
+        assert_eq!(local("__kvm_nvhe_$d").mapping(), Some(Mapping::Data));
+        assert_eq!(local("__pi_$x.42").mapping(), Some(Mapping::Code));
+        assert_eq!(local("$xyz").mapping(), None);
+        assert_eq!(local("$a").mapping(), None);
+        assert_eq!(local("__pi_$data").mapping(), None);
+        assert_eq!(local("plain").mapping(), None);
+        // A renamed one is local, untyped and empty, as mapping symbols are.
+        assert_eq!(sym("f$d", STB_GLOBAL, STT_NOTYPE, 0).mapping(), None);
+        assert_eq!(sym("f$d", STB_LOCAL, STT_FUNC, 0).mapping(), None);
+        assert_eq!(sym("f$d", STB_LOCAL, STT_NOTYPE, 4).mapping(), None);
+    }
 
     /// An x86-64 object of a symbol table only, one symbol per name (after
     /// the null symbol); `terminate: false` leaves the last name open.

@@ -168,6 +168,7 @@ impl<'a> Model<'a> {
                         && !s.name.is_empty()
                         && !s.name.starts_with(".L")
                         && !s.name.starts_with('$')
+                        && s.mapping().is_none()
                 })
                 .filter_map(|s| Some((s.section_index()?, s.value)))
                 .collect();

@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 for s in x86-*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64-*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
+# Renamed as the kernel renames its nVHE hypervisor objects (mapping
+# symbols included).
+aarch64-linux-gnu-objcopy --prefix-symbols=__kvm_nvhe_ arm64-jump-past-end.o arm64-jump-past-end-prefixed.o
 # objtool's verdict on the mid-instruction jump (tests/incomplete.rs), when
 # fetch-corpus.sh has built it.
 OBJTOOL=${OBJTOOL:-${OBJCORPUS:-$HOME/.cache/objcorpus}/bin/objtool}
