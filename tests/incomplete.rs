@@ -82,6 +82,7 @@ fn each_cause_is_reported_once_at_its_first_place() {
         // (taken for code, the data after next_fn's return was a NOP that
         // fell off the section, and the branch to it no gap).
         "arm64-jump-past-end-prefixed.o",
+        "x86-branch-reloc.o",
     ];
     let (got, records) = findings(&dir, &objs);
     let ai = "analysis-incomplete";
@@ -97,10 +98,12 @@ fn each_cause_is_reported_once_at_its_first_place() {
             row(objs[4], ai, "goto_hidden+0x11", "unwalked-label"),
             // retbleed_untrain_ret's jump into its own first instruction is
             // a return (retbleed_return_thunk): nothing said.
-            row(objs[5], ai, "mid_jump+0x5", "jump-target"),
+            row(objs[5], ai, "mid_jump+0x5", "branch-target"),
             // bounded_switch's branch past its end is a dead edge.
-            row(objs[6], ai, "next_fn+0x4", "jump-target"),
-            row(objs[7], ai, "__kvm_nvhe_next_fn+0x4", "jump-target"),
+            row(objs[6], ai, "next_fn+0x4", "branch-target"),
+            row(objs[7], ai, "__kvm_nvhe_next_fn+0x4", "branch-target"),
+            // plain_branches' relocations are a branch's: nothing said.
+            row(objs[8], ai, "odd_jump+0x2", "branch-target"),
         ]
     );
     for (r, o) in records.iter().zip(objs) {
@@ -315,7 +318,7 @@ fn no_objects_is_an_error() {
 
 /// objtool's own verdict on the mid-instruction jump ("can't find jump dest
 /// instruction", testdata/incomplete/x86-jump-target.objtool.txt) is
-/// objlint's jump-target gap, at the same place; objtool says nothing of
+/// objlint's branch-target gap, at the same place; objtool says nothing of
 /// retbleed_untrain_ret, and neither does objlint.
 #[test]
 fn jump_targets_objtool_cannot_find_are_gaps() {
@@ -333,7 +336,7 @@ fn jump_targets_objtool_cannot_find_are_gaps() {
                         "x86-jump-target.o",
                         "analysis-incomplete",
                         place,
-                        "jump-target",
+                        "branch-target",
                     )
                 })
         })
@@ -357,5 +360,33 @@ fn jump_targets_objtool_cannot_find_are_gaps() {
     assert_eq!(
         first["notes"],
         serde_json::json!(["mid_jump+0x5: jump to .text+0xb, which is no instruction"])
+    );
+}
+
+/// A branch whose relocation is of a type no branch takes goes somewhere
+/// unknown: both the jump and the call are said (they used to go where the
+/// unrelocated bytes pointed, the next instruction: a false intra-function
+/// call and a false modified-stack return), the plain branches are not.
+#[test]
+fn branches_with_relocations_not_understood_are_gaps() {
+    let dir = root().join("testdata/incomplete");
+    let out = run(
+        &dir,
+        &["check", "--format", "json", "-q", "x86-branch-reloc.o"],
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let findings: Vec<&Value> = lines.iter().filter(|v| v["type"] == "finding").collect();
+    assert_eq!(findings.len(), 1, "{lines:?}");
+    assert_eq!(findings[0]["cause"], "branch-target");
+    assert_eq!(
+        findings[0]["notes"],
+        serde_json::json!([
+            "odd_jump+0x2: the jump's destination could not be resolved",
+            "odd_call+0x0: the call's destination could not be resolved"
+        ])
     );
 }

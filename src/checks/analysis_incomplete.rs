@@ -28,8 +28,8 @@ pub enum Cause {
     /// An indirect jump through a switch table that could not be read.
     SwitchTable,
     /// A jump or switch case to a place that is no instruction (inside one,
-    /// or data), or whose destination could not be resolved.
-    JumpTarget,
+    /// or data), or a jump or call whose destination could not be resolved.
+    BranchTarget,
     /// `.altinstructions` fits no layout of rules/alternatives.toml.
     Alternatives,
     /// A special section (`__ex_table`, `__jump_table`, `__bug_table`,
@@ -54,7 +54,7 @@ impl Cause {
         match self {
             Cause::Undecodable => "undecodable",
             Cause::SwitchTable => "switch-table",
-            Cause::JumpTarget => "jump-target",
+            Cause::BranchTarget => "branch-target",
             Cause::Alternatives => "alternatives",
             Cause::SpecialSection => "special-section",
             Cause::UnwindTable => "unwind-table",
@@ -68,7 +68,7 @@ impl Cause {
     pub const ALL: [Cause; 10] = [
         Cause::Undecodable,
         Cause::SwitchTable,
-        Cause::JumpTarget,
+        Cause::BranchTarget,
         Cause::Alternatives,
         Cause::SpecialSection,
         Cause::UnwindTable,
@@ -174,9 +174,9 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
             "analysis incomplete: {} through a switch table that could not be read; the cases were not followed",
             plural(n, "indirect jump goes", "indirect jumps go")
         ),
-        Cause::JumpTarget => format!(
+        Cause::BranchTarget => format!(
             "analysis incomplete: {} to a place that is no instruction (inside one, or data) or that could not be resolved; the path was not followed there",
-            plural(n, "jump goes", "jumps go")
+            plural(n, "branch goes", "branches go")
         ),
         Cause::Alternatives => {
             "analysis incomplete: the alternatives could not be read; their replacement instructions were not followed".into()

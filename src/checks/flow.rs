@@ -822,6 +822,7 @@ impl Visitor for Walk<'_, '_, '_> {
         match st.action {
             Action::UnknownJump => self.gap(st),
             Action::JumpNowhere if !self.dead_jump_into_data(st) => self.gap(st),
+            Action::Call(Callee::Direct(Dest::None)) if st.insn.kind == Kind::Call => self.gap(st),
             _ if st.insn.kind == Kind::Invalid => self.gap(st),
             _ => {}
         }
@@ -991,6 +992,12 @@ impl Walk<'_, '_, '_> {
                 .collect::<Vec<_>>()
                 .join(" ");
             Gap::new(Cause::Undecodable, at, format!("bytes {b} do not decode"))
+        } else if matches!(st.action, Action::Call(_)) {
+            Gap::new(
+                Cause::BranchTarget,
+                at,
+                "the call's destination could not be resolved",
+            )
         } else if matches!(st.action, Action::JumpNowhere) {
             let m = self.model();
             let switch = m
@@ -1005,7 +1012,7 @@ impl Walk<'_, '_, '_> {
                 ),
                 _ => "the jump's destination could not be resolved".to_string(),
             };
-            Gap::new(Cause::JumpTarget, at, to)
+            Gap::new(Cause::BranchTarget, at, to)
         } else {
             Gap::new(
                 Cause::SwitchTable,

@@ -358,8 +358,10 @@ fn resolve_branches(
                 let mut dest = Dest::None;
                 let mut relocated = false;
                 for r in relocs[r0..].iter().take_while(|r| r.offset() < ins.end()) {
+                    // A relocation of the branch that is not understood
+                    // leaves its destination unknown, not the bytes' own.
+                    relocated = true;
                     if let Some(bias) = dec.branch_reloc_bias(ins, r.offset(), r.r_type()) {
-                        relocated = true;
                         dest = match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias)) {
                             Place::Local { section, offset } => Dest::Local { section, offset },
                             Place::External { sym, .. } => Dest::External { sym },
