@@ -1,4 +1,4 @@
-# analysis-incomplete, cause jump-target: a jump into the middle of an
+# analysis-incomplete, cause branch-target: a jump into the middle of an
 # instruction. objtool stops with "can't find jump dest instruction"; objlint
 # ends that edge and says what it did not follow (until 2026-12-04 the path
 # ended without a word).
