@@ -533,22 +533,12 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
     /// arm64 only: clang for x86 drops such a bound, and objtool reports the
     /// shape there as a sibling call (stack/x86-cases.s `jump_to_end`).
     fn dead_jump_to_end(&self, st: &Step, s: &State) -> bool {
-        let Action::TailCall(Callee::Direct(Dest::Local { section, offset })) = st.action else {
+        let Action::TailCall(Callee::Direct(dest)) = st.action else {
             return false;
         };
-        if !self.stack
-            || self.cx.model.obj.machine != crate::elf::Machine::Aarch64
-            || st.alt_site.is_some()
-            || st.insn.kind != Kind::CondJump
-        {
-            return false;
-        }
-        let Some(o) = st.owner else {
-            return false;
-        };
-        let f = &self.cx.model.functions[o];
-        f.section == section
-            && f.end == offset
+        self.stack
+            && st.insn.kind == Kind::CondJump
+            && self.arm64_branch_to_own_end(st, dest)
             && matches!(
                 self.p.frame.modified(&s.cfi),
                 Some(Modified::Cfa | Modified::StackSize)
@@ -558,19 +548,22 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
     /// A jump to the first byte past its own function where no instruction
     /// is: the same bound of a switch as [`Walk::dead_jump_to_end`], in a
     /// kCFI build, where the next function's type hash (`$d`) sits there
-    /// instead of its code. arm64 only, as there.
+    /// instead of its code.
     fn dead_jump_into_data(&self, st: &Step) -> bool {
-        if self.cx.model.obj.machine != crate::elf::Machine::Aarch64
-            || st.alt_site.is_some()
-            || !st.insn.kind.is_branch()
-        {
-            return false;
-        }
-        let (Some(o), Dest::Local { section, offset }) = (st.owner, st.code.dest(st.index)) else {
+        st.insn.kind.is_branch() && self.arm64_branch_to_own_end(st, st.code.dest(st.index))
+    }
+
+    /// Whether `dest`, where arm64 code outside alternatives branches, is the
+    /// first byte past the function the code is walked as.
+    fn arm64_branch_to_own_end(&self, st: &Step, dest: Dest) -> bool {
+        let (Some(o), Dest::Local { section, offset }) = (st.owner, dest) else {
             return false;
         };
         let f = &self.cx.model.functions[o];
-        f.section == section && f.end == offset
+        self.cx.model.obj.machine == crate::elf::Machine::Aarch64
+            && st.alt_site.is_none()
+            && f.section == section
+            && f.end == offset
     }
 
     fn modified_note(&self, c: &Cfi, m: Modified) -> String {

@@ -26,6 +26,7 @@
 //! state recorded at an instruction is the one objtool records.
 
 use super::alternatives::{AltSite, Replacement};
+use super::jump_tables::Cases;
 use super::special::{At, Marks};
 use super::{Dest, Function, Model, SectionCode};
 use crate::arch::{Insn, Kind};
@@ -507,6 +508,15 @@ impl<'m, 'a> Walker<'m, 'a> {
             .flatten()
     }
 
+    /// A switch's cases, in table order; one that is no instruction is an
+    /// edge the walk cannot follow.
+    fn follow_cases(&self, fl: &mut Flow, sec: usize, cases: &Cases) {
+        fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
+        if fl.cases.len() < cases.len() {
+            fl.action = Action::JumpNowhere;
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn flow(
@@ -576,12 +586,7 @@ impl<'m, 'a> Walker<'m, 'a> {
             Kind::IndirectJump => {
                 let tables = self.m.jump_tables();
                 match tables.cases(sec, ins.offset()) {
-                    Some(cases) => {
-                        fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
-                        if fl.cases.len() < cases.len() {
-                            fl.action = Action::JumpNowhere;
-                        }
-                    }
+                    Some(cases) => self.follow_cases(&mut fl, sec, cases),
                     None if tables.unread(sec, ins.offset()) => fl.action = Action::UnknownJump,
                     None if self.m.indirect_jumps_leave() || owner.is_some() => {
                         fl.action = Action::TailCall(Callee::Indirect { thunk: None });
@@ -597,10 +602,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     Target::Leaves(Callee::Indirect { .. })
                         if let Some(cases) = self.m.jump_tables().cases(sec, ins.offset()) =>
                     {
-                        fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
-                        if fl.cases.len() < cases.len() {
-                            fl.action = Action::JumpNowhere;
-                        }
+                        self.follow_cases(&mut fl, sec, cases)
                     }
                     Target::Leaves(c) => fl.action = Action::TailCall(c),
                     Target::Return => fl.action = Action::Return,
