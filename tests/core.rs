@@ -189,6 +189,56 @@ fn fixtures_cover_the_cases() {
     );
 }
 
+/// A path that leaves its function by a jump to code outside every function,
+/// which runs on: objtool's verdict (x86/unowned-run.objtool.txt) place by
+/// place, "falls through to next function" as it words it and its
+/// "unexpected end of section" as the function's fall past that end. On
+/// arm64 the same shapes, and clang's dead switch bound, which is clean.
+#[test]
+fn code_outside_functions_running_on_agrees_with_objtool() {
+    let dir = core_dir();
+    let verdict = std::fs::read_to_string(dir.join("x86/unowned-run.objtool.txt")).unwrap();
+    let want: Vec<String> = verdict
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split("warning: objtool: ").nth(1))
+        .map(|w| match w.strip_suffix(": unexpected end of section") {
+            Some(sec) => format!("falls through past the end of section {sec}"),
+            None => w.to_string(),
+        })
+        .collect();
+    assert_eq!(want.len(), 2, "{verdict}");
+    let out = objlint(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "short",
+            "--enable",
+            "fallthrough",
+            "x86/unowned-run.o",
+        ],
+    );
+    let got: Vec<String> = text(&out.stdout)
+        .lines()
+        .map(|l| l.split(": error: ").nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for (g, w) in got.iter().zip(&want) {
+        assert!(g.contains(w.as_str()), "objlint: {g}\nobjtool: {w}");
+    }
+    let a = std::fs::read_to_string(dir.join("arm64/unowned-run.expected")).unwrap();
+    assert!(
+        a.contains("leaves() falls through to next function next()"),
+        "{a}"
+    );
+    assert!(
+        a.contains("leaves_into_data() runs into bytes that are not code"),
+        "{a}"
+    );
+    assert!(!a.contains("dead_bound"), "{a}");
+}
+
 #[test]
 fn gcc_cold_parts_are_functions_and_clean() {
     let out = objlint(

@@ -4,7 +4,9 @@
 //! noreturn (listed in `rules/noreturn.toml`, declared so in the object's
 //! DWARF, proven in this object or in another member of its archive). An
 //! instruction that can execute, does not end its path, and is the last one
-//! of the function lets execution continue into whatever follows.
+//! of the function lets execution continue into whatever follows. Code no
+//! function covers that a path jumps to is the path's function's: where it
+//! runs on, that function is reported.
 //!
 //! In user space, code that runs straight into the next function of its
 //! section (nothing but alignment NOPs between, not after a call) is how a
@@ -15,7 +17,7 @@
 
 use super::flow;
 use super::{Check, Ctx, Finding};
-use crate::arch::Kind;
+use crate::arch::{Insn, Kind};
 use crate::model::{Dest, Function};
 use std::collections::BTreeMap;
 
@@ -29,23 +31,29 @@ impl Check for Fallthrough {
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
         // Per function, the first instruction in address order whose path
         // leaves it (the walk attributes `.cold` code to its own part).
-        let mut first: BTreeMap<usize, (usize, usize, bool)> = BTreeMap::new();
+        // Code outside every function is the walk's root's: its path
+        // left it by a jump and runs on into another function from there.
+        let mut first: BTreeMap<usize, (usize, usize, Leaves)> = BTreeMap::new();
         for e in flow::events(cx, flow::FALLTHROUGH) {
-            let (Some(owner), Some((sec, i))) = (e.owner, e.loc) else {
+            let Some((sec, i)) = e.loc else {
                 continue;
             };
-            let into_data = e.message == "into-data";
+            let (owner, leaves) = match e.owner {
+                None => (e.root, Leaves::Unowned),
+                Some(o) if e.message == "into-data" => (o, Leaves::IntoData),
+                Some(o) => (o, Leaves::OffEnd),
+            };
             first
                 .entry(owner)
                 .and_modify(|v| {
                     if i < v.1 {
-                        *v = (sec, i, into_data);
+                        *v = (sec, i, leaves);
                     }
                 })
-                .or_insert((sec, i, into_data));
+                .or_insert((sec, i, leaves));
         }
         let annotated = annotated_places(cx);
-        for (owner, (sec, k, into_data)) in first {
+        for (owner, (sec, k, leaves)) in first {
             let f = &cx.model.functions[owner];
             if f.prefix {
                 continue;
@@ -58,7 +66,7 @@ impl Check for Fallthrough {
             {
                 continue;
             }
-            if let Some(fd) = report(self.id(), cx, f, sec, k, into_data) {
+            if let Some(fd) = report(self.id(), cx, f, sec, k, leaves) {
                 out.push(fd);
             }
         }
@@ -83,18 +91,33 @@ fn annotated_places(cx: &Ctx) -> Vec<(usize, u64)> {
     crate::elf::annotations::places(cx.model.obj, name, crate::elf::annotations::Layout::List)
 }
 
+/// How a path leaves its function by running on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leaves {
+    /// Past the function's last instruction.
+    OffEnd,
+    /// Into bytes of the function that are not code.
+    IntoData,
+    /// From code outside every function it jumped to: into a function's
+    /// start, past the end of the section, or into bytes that are not code.
+    Unowned,
+}
+
 fn report(
     id: &'static str,
     cx: &Ctx,
     f: &Function,
     sec: usize,
     k: usize,
-    into_data: bool,
+    leaves: Leaves,
 ) -> Option<Finding> {
     let m = cx.model;
     let code = m.section_code(sec)?;
     let ins = &code.insns[k];
-    if into_data {
+    if leaves == Leaves::Unowned {
+        return Some(report_unowned(id, cx, f, sec, ins));
+    }
+    if leaves == Leaves::IntoData {
         let at = ins.end();
         let mut fd = cx.finding(
             id,
@@ -215,4 +238,39 @@ fn report(
             });
     }
     Some(fd)
+}
+
+/// A path of `f` that left it by a jump to code outside every function, which
+/// runs on from `ins` (objtool's wording where it has one).
+fn report_unowned(id: &'static str, cx: &Ctx, f: &Function, sec: usize, ins: &Insn) -> Finding {
+    let m = cx.model;
+    let after = ins.end();
+    let next = m.function_at_start(sec, after);
+    let message = match next {
+        Some(g) => format!(
+            "{}() falls through to next function {}()",
+            f.name, m.functions[g].name
+        ),
+        None if after >= m.obj.sections[sec].size => format!(
+            "{}() falls through past the end of section {}",
+            f.name,
+            m.obj.section_name(sec)
+        ),
+        None => format!(
+            "{}() runs into bytes that are not code at {}",
+            f.name,
+            m.place_name(sec, after)
+        ),
+    };
+    let mut fd = cx.finding(id, sec, ins.offset(), message);
+    fd.notes.push(format!(
+        "the path left {}() by a jump to code outside any function, which runs on from {} without a return or jump",
+        f.name,
+        m.place_name(sec, ins.offset())
+    ));
+    if let Some(g) = next {
+        let g = &m.functions[g];
+        fd.target = Some(cx.target(g.section, g.start));
+    }
+    fd
 }

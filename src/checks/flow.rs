@@ -788,6 +788,19 @@ impl Visitor for Walk<'_, '_, '_> {
         (j - from, true)
     }
 
+    /// arm64: the switch bound of [`Walk::dead_jump_into_data`] where code
+    /// outside every function, not the next function's hash, follows the
+    /// function (the nVHE hypervisor's `__vgic_v3_clear_active_lr`).
+    fn dead_branch(&mut self, st: &Step, to: Loc) -> bool {
+        let m = self.model();
+        st.insn.kind == Kind::CondJump
+            && self.arm64_branch_to_own_end(st, st.code.dest(st.index))
+            && m.section_code(to.0).is_some_and(|c| {
+                m.function_containing(to.0, c.insns[to.1].offset())
+                    .is_none()
+            })
+    }
+
     fn edge(&mut self, from: Loc, to: Loc, edge: Edge, s: &mut State) {
         if self.stack {
             s.pending = Some((from, to, edge));

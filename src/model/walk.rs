@@ -213,6 +213,13 @@ pub trait Visitor {
     /// arrives with. The default does nothing.
     #[inline]
     fn edge(&mut self, _from: Loc, _to: Loc, _edge: Edge, _state: &mut Self::State) {}
+    /// Whether the branch of `step` to `to` is an edge no execution takes
+    /// (a bound the compiler proved never met), not followed. The default
+    /// follows every edge.
+    #[inline]
+    fn dead_branch(&mut self, _step: &Step, _to: Loc) -> bool {
+        false
+    }
 }
 
 /// `g` is a part of `f` split off by the compiler (`f.cold`, `f.cold.1`).
@@ -310,10 +317,12 @@ impl<'m, 'a> Walker<'m, 'a> {
         }
     }
 
-    /// Continue at `to` after code of `owner` that ended there.
+    /// Continue at `to` after code of `owner` that ended there, on a walk
+    /// from `root`.
     #[inline]
     fn fall(
         &self,
+        root: &Function,
         owner: Option<usize>,
         code: &SectionCode,
         section: usize,
@@ -334,9 +343,12 @@ impl<'m, 'a> Walker<'m, 'a> {
                 return (None, Some(Exit::OffEnd));
             }
             Some(_) => {}
+            // Code outside every function that runs on into one: the path
+            // left its function and comes back into another (objtool: "falls
+            // through to next function"), unless it is a preamble's.
             None => {
                 if self.m.function_at_start(section, to).is_some() {
-                    return (None, None);
+                    return (None, (!root.prefix).then_some(Exit::OffEnd));
                 }
             }
         }
@@ -347,6 +359,8 @@ impl<'m, 'a> Walker<'m, 'a> {
         match next {
             Some(i) => (Some((section, i)), None),
             None if owner.is_some() => (None, Some(Exit::IntoData)),
+            // Past the end of the section, or into data.
+            None if !root.prefix => (None, Some(Exit::OffEnd)),
             None => (None, None),
         }
     }
@@ -629,7 +643,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     fl.next[0] = self.index(sec, ins.end()).map(|l| (l, Some(ctx)))
                 }
                 None => {
-                    let (to, exit) = self.fall(owner, code, sec, i);
+                    let (to, exit) = self.fall(root, owner, code, sec, i);
                     fl.next[0] = to.map(|l| (l, None));
                     fl.exit = exit;
                 }
@@ -852,7 +866,11 @@ impl<'m, 'a> Walker<'m, 'a> {
                             let on = to == ((sec, i + 1), ctx);
                             (to, (!on).then_some(Edge::RunsOn))
                         }));
-                        succ.extend(fl.next[1].map(|to| (to, Some(Edge::Jump))));
+                        succ.extend(
+                            fl.next[1]
+                                .filter(|&(to, _)| !v.dead_branch(&step, to))
+                                .map(|to| (to, Some(Edge::Jump))),
+                        );
                         succ.extend(
                             fl.cases
                                 .iter()
