@@ -107,12 +107,36 @@ fn place(f: &objlint::checks::Finding) -> String {
     }
 }
 
+/// With nothing to say whether the build uses frame pointers, the object
+/// says it (19 of 20 calling functions framed), and the one call before its
+/// frame is objtool's --stackval warning, at the same place.
+#[test]
+fn frame_pointer_build_read_from_a_small_object() {
+    let bytes = std::fs::read(dir().join("x86-fp-detect.o")).unwrap();
+    let rep = check_bytes(
+        "x86-fp-detect",
+        &bytes,
+        &Rules::builtin(),
+        &Options::default(),
+    );
+    let ours: Vec<(String, &str)> = rep.findings.iter().map(|f| (place(f), f.rule)).collect();
+    let (warnings, args) = objtool_warnings("x86-fp-detect.stackval.objtool.txt");
+    assert!(args.contains("--stackval"));
+    assert_eq!(warnings.len(), 1);
+    let want: Vec<(String, &str)> = warnings.into_iter().collect();
+    assert_eq!(ours, want);
+}
+
 #[test]
 fn findings_agree_with_objtool() {
     let mut compared = 0;
     for (name, file) in [
         ("x86-cases", "x86-cases.objtool.txt"),
         ("x86-cases", "x86-cases.stackval.objtool.txt"),
+        (
+            "x86-embedded-call",
+            "x86-embedded-call.stackval.objtool.txt",
+        ),
         ("x86-gcc", "x86-gcc.objtool.txt"),
         ("x86-clang", "x86-clang.objtool.txt"),
         ("x86-gcc-fp", "x86-gcc-fp.objtool.txt"),

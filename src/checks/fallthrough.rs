@@ -39,7 +39,8 @@ impl Check for Fallthrough {
                 continue;
             };
             let (owner, leaves) = match e.owner {
-                None => (e.root, Leaves::Unowned),
+                None if e.root < cx.model.functions.len() => (e.root, Leaves::Unowned),
+                None => continue,
                 Some(o) if e.message == "into-data" => (o, Leaves::IntoData),
                 Some(o) => (o, Leaves::OffEnd),
             };

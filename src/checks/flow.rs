@@ -1334,9 +1334,12 @@ impl Walk<'_, '_, '_> {
         {
             self.replacement_ends.push((at, s.cfi));
         }
-        // Preambles (`__pfx_`, `__cfi_`) fall through by design.
+        // Preambles (`__pfx_`, `__cfi_`) fall through by design; code outside
+        // every function walked from an unwind hint there is no function's
+        // (objtool follows it with no function and says nothing).
         let prefix = st.owner.is_some_and(|o| m.functions[o].prefix);
-        if let Some(exit) = st.exit.filter(|_| !prefix) {
+        let nobodys = st.owner.is_none() && self.root_index == usize::MAX;
+        if let Some(exit) = st.exit.filter(|_| !prefix && !nobodys) {
             let owner = st.owner;
             let ends = self.event(FALLTHROUGH, at, String::new(), owner);
             let e = self.last();
@@ -1352,14 +1355,20 @@ impl Walk<'_, '_, '_> {
         true
     }
 
-    /// Calls the frame-pointer rule does not count (`rules/calls.toml`).
+    /// Calls the frame-pointer rule does not count (`rules/calls.toml`), and
+    /// a call into the middle of another instruction: the retbleed and SRSO
+    /// untraining sequences call a return hidden in an immediate
+    /// (`srso_untrain_ret` calls `srso_safe_ret`), objtool's `embedded_insn`.
     fn special_call(&self, c: Callee) -> bool {
         let m = self.model();
         match c {
             Callee::Direct(Dest::External { sym }) => m.is_frame_exempt_sym(sym),
-            Callee::Direct(Dest::Local { section, offset }) => m
-                .function_at_start(section, offset)
-                .is_some_and(|i| m.is_frame_exempt_sym(m.functions[i].sym)),
+            Callee::Direct(Dest::Local { section, offset }) => {
+                m.function_at_start(section, offset)
+                    .is_some_and(|i| m.is_frame_exempt_sym(m.functions[i].sym))
+                    || m.section_code(section)
+                        .is_some_and(|c| c.index_at(offset).is_none())
+            }
             _ => false,
         }
     }

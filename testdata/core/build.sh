@@ -45,6 +45,12 @@ if [ -x "$OBJTOOL" ]; then
   rm -rf "$t"
 fi
 
+# x86/fp-entry.o is not rebuilt here: arch/x86/entry/entry.o as kbuild left
+# it for objtool (`build-kernel-objects.sh x86-gcc-noibt` with
+# UNWINDER_FRAME_POINTER and STACK_VALIDATION, Linux 6.12.117): the padding
+# before warn_thunk_thunk is walked from its unwind hint as no function's
+# code and runs into the function, which once made objlint fail (a bug).
+
 # Input handling: archives (D: no timestamps, so it rebuilds byte for byte;
 # the 16-character member name goes through the long-name table) and
 # compressed module copies.

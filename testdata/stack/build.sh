@@ -50,6 +50,8 @@ done
 rm prefixed-noreturn.tmp.o
 as --64 x86-cases.s -o x86-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
+as --64 x86-embedded-call.s -o x86-embedded-call.o
+as --64 x86-fp-detect.s -o x86-fp-detect.o
 
 A="-O2 -fno-strict-aliasing -fno-common -fasynchronous-unwind-tables"
 aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret -c frames.c -o arm64-gcc.o
@@ -88,6 +90,8 @@ if [ -x "$OBJTOOL" ]; then
   verdict x86-gcc-noreturn-ptr.objtool.txt x86-gcc-noreturn-ptr --orc
   verdict x86-cases.objtool.txt x86-cases --orc
   verdict x86-cases.stackval.objtool.txt x86-cases --stackval
+  verdict x86-embedded-call.stackval.objtool.txt x86-embedded-call --stackval
+  verdict x86-fp-detect.stackval.objtool.txt x86-fp-detect --stackval
   # The paths objtool follows to each warning (its branch lines).
   verdict x86-cases.backtrace.objtool.txt x86-cases --orc --backtrace
 else
