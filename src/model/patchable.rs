@@ -421,15 +421,18 @@ impl Patchable {
             Default::default()
         };
         for i in v.iter() {
-            // (References to the entry itself take the function's address.)
             if i.kind != Kind::Nop || i.end() > end {
                 break;
             }
-            if i.offset() != start
-                && self
-                    .owned(model)
-                    .binary_search(&(section, i.offset()))
-                    .is_ok()
+            // An mcount site is ftrace's even at the entry (objtool's
+            // `--mcount --mnop` makes `call __fentry__` a NOP there); other
+            // references to the entry itself take the function's address.
+            if self.mcount.binary_search(&(section, i.offset())).is_ok()
+                || (i.offset() != start
+                    && self
+                        .owned(model)
+                        .binary_search(&(section, i.offset()))
+                        .is_ok())
             {
                 break;
             }

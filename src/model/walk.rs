@@ -368,7 +368,8 @@ impl<'m, 'a> Walker<'m, 'a> {
     /// A direct jump at `i` to code of the root's own range (after its
     /// start) that, if conditional, falls through to the next instruction
     /// without a gap: its target, and whether it falls through.
-    #[inline]
+    // Always in the walk loop: outlined, a walk took 0.4% more instructions.
+    #[inline(always)]
     fn own_jump(&self, root: &Function, code: &SectionCode, i: usize) -> Option<(usize, bool)> {
         let ins = &code.insns[i];
         let falls = match ins.kind {
@@ -409,7 +410,7 @@ impl<'m, 'a> Walker<'m, 'a> {
     }
 
     /// A return, or a jump to an undefined return thunk.
-    #[inline]
+    #[inline(always)]
     fn own_return(&self, code: &SectionCode, i: usize) -> bool {
         match code.insns[i].kind {
             Kind::Return => true,

@@ -59,3 +59,10 @@ clang-22 $A64 $O -fsanitize=kcfi -fpatchable-function-entry=5,3 \
 as defects_x86.s -o defects_x86.o
 as defects_kcfi_x86.s -o defects_kcfi_x86.o
 aarch64-linux-gnu-as defects_arm64.s -o defects_arm64.o
+
+# Not rebuilt here: x86_clang_kcfi_11_11_mcount.o is arch/x86/lib/misc.o as
+# kbuild left it after objtool (clang-19, CFI_CLANG, CALL_PADDING, IBT off so
+# that objtool ran on it with --mcount --mnop: Linux 6.12.117,
+# build-kernel-objects.sh x86-clang-kcfi). objtool's NOP for `call __fentry__`
+# at the entry is listed in __mcount_loc; objlint once counted it into the
+# patch site (layout 16,11) and said ftrace would patch it twice.
