@@ -239,6 +239,41 @@ fn code_outside_functions_running_on_agrees_with_objtool() {
     assert!(!a.contains("dead_bound"), "{a}");
 }
 
+/// A replacement of an alternative whose site ends its function runs on into
+/// the next one: objtool's verdict (x86/alt-end.objtool.txt), and objlint's
+/// finding names the replacement the path went through.
+#[test]
+fn replacement_running_past_its_function_agrees_with_objtool() {
+    let dir = core_dir();
+    let verdict = std::fs::read_to_string(dir.join("x86/alt-end.objtool.txt")).unwrap();
+    let want: Vec<&str> = verdict
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split("warning: objtool: ").nth(1))
+        .collect();
+    assert_eq!(want, ["alt_end() falls through to next function next()"]);
+    let out = objlint(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "-q",
+            "--enable",
+            "fallthrough",
+            "x86/alt-end.o",
+        ],
+    );
+    let s = text(&out.stdout);
+    let lines: Vec<&str> = s.lines().filter(|l| l.contains("\"finding\"")).collect();
+    assert_eq!(lines.len(), 1, "{s}");
+    assert!(lines[0].contains(want[0]), "{s}");
+    assert!(
+        lines[0].contains("through an alternative's replacement"),
+        "{s}"
+    );
+}
+
 #[test]
 fn gcc_cold_parts_are_functions_and_clean() {
     let out = objlint(

@@ -137,7 +137,10 @@ fn report(
         return Some(fd);
     }
     let size = m.obj.sections[f.section].size;
-    let after = ins.end();
+    // A replacement's last instruction (in its own section): the path runs on
+    // from the end of its site, which is the function's end.
+    let replacement = sec != f.section;
+    let after = if replacement { f.end } else { ins.end() };
     let next = m.next_function(f.section, f.end.min(after).max(f.start + 1));
     // Bytes between the two functions (alignment, patchable-entry NOPs, a
     // `__cfi_`/`__pfx_` preamble) do not stop execution reaching the next
@@ -179,8 +182,15 @@ fn report(
             after
         ),
     };
-    let mut fd = cx.finding(id, f.section, ins.offset(), message);
+    let mut fd = cx.finding(id, sec, ins.offset(), message);
     fd.notes = notes;
+    if replacement {
+        fd.notes.push(format!(
+            "through an alternative's replacement ({}), which runs past the end of its site, the end of {}()",
+            m.place_name(sec, ins.offset()),
+            f.name
+        ));
+    }
     // The code runs straight into the next symbol of the section, with
     // nothing but NOPs between (alignment), after an instruction that just
     // runs on (not a call or system call, whose return is the question

@@ -634,6 +634,11 @@ impl<'m, 'a> Walker<'m, 'a> {
             match repl {
                 Some((_, site, r)) if ins.end() >= r.end => {
                     fl.next[0] = self.site_end(site).map(|l| (l, None));
+                    // A site that ends its function (or its section): the
+                    // replacement runs on past it, as `fall` has it.
+                    if fl.next[0].is_none() && !root.prefix {
+                        fl.exit = Some(Exit::OffEnd);
+                    }
                     let len = r.end - r.start;
                     if len < site.end - site.start {
                         fl.replacement_end = Some((site.section, site.start + len));

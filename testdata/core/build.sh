@@ -32,17 +32,20 @@ $A64_GCC -c libc.c -o arm64/libc.o
 
 for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64/*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
-# objtool's verdict on code outside functions running on (tests/core.rs),
+# objtool's verdict on code outside functions running on and on an
+# alternative's replacement running past its function (tests/core.rs),
 # when fetch-corpus.sh has built it.
 OBJTOOL=${OBJTOOL:-${OBJCORPUS:-$HOME/.cache/objcorpus}/bin/objtool}
 if [ -x "$OBJTOOL" ]; then
-  t=$(mktemp -d)
-  cp x86/unowned-run.o "$t/"
-  {
-    echo "# objtool --stackval --uaccess --rethunk unowned-run.o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
-    (cd "$t" && "$OBJTOOL" --stackval --uaccess --rethunk unowned-run.o 2>&1 || true)
-  } >x86/unowned-run.objtool.txt
-  rm -rf "$t"
+  for o in unowned-run alt-end; do
+    t=$(mktemp -d)
+    cp "x86/$o.o" "$t/"
+    {
+      echo "# objtool --stackval --uaccess --rethunk $o.o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
+      (cd "$t" && "$OBJTOOL" --stackval --uaccess --rethunk "$o.o" 2>&1 || true)
+    } >"x86/$o.objtool.txt"
+    rm -rf "$t"
+  done
 fi
 
 # x86/fp-entry.o is not rebuilt here: arch/x86/entry/entry.o as kbuild left
