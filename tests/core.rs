@@ -197,17 +197,15 @@ fn fixtures_cover_the_cases() {
 #[test]
 fn code_outside_functions_running_on_agrees_with_objtool() {
     let dir = core_dir();
-    let verdict = std::fs::read_to_string(dir.join("x86/unowned-run.objtool.txt")).unwrap();
+    let verdict = objtool_verdict(&dir, "x86/unowned-run.objtool.txt");
     let want: Vec<String> = verdict
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split("warning: objtool: ").nth(1))
+        .iter()
         .map(|w| match w.strip_suffix(": unexpected end of section") {
             Some(sec) => format!("falls through past the end of section {sec}"),
             None => w.to_string(),
         })
         .collect();
-    assert_eq!(want.len(), 2, "{verdict}");
+    assert_eq!(want.len(), 2, "{verdict:?}");
     let out = objlint(
         &dir,
         &[
@@ -239,18 +237,25 @@ fn code_outside_functions_running_on_agrees_with_objtool() {
     assert!(!a.contains("dead_bound"), "{a}");
 }
 
+/// objtool's warnings in a committed verdict file (its header line a `#`
+/// comment), each without the `FILE: warning: objtool: ` before it.
+fn objtool_verdict(dir: &Path, file: &str) -> Vec<String> {
+    std::fs::read_to_string(dir.join(file))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split("warning: objtool: ").nth(1))
+        .map(str::to_string)
+        .collect()
+}
+
 /// A replacement of an alternative whose site ends its function runs on into
 /// the next one: objtool's verdict (x86/alt-end.objtool.txt), and objlint's
 /// finding names the replacement the path went through.
 #[test]
 fn replacement_running_past_its_function_agrees_with_objtool() {
     let dir = core_dir();
-    let verdict = std::fs::read_to_string(dir.join("x86/alt-end.objtool.txt")).unwrap();
-    let want: Vec<&str> = verdict
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split("warning: objtool: ").nth(1))
-        .collect();
+    let want = objtool_verdict(&dir, "x86/alt-end.objtool.txt");
     assert_eq!(want, ["alt_end() falls through to next function next()"]);
     let out = objlint(
         &dir,
@@ -267,7 +272,7 @@ fn replacement_running_past_its_function_agrees_with_objtool() {
     let s = text(&out.stdout);
     let lines: Vec<&str> = s.lines().filter(|l| l.contains("\"finding\"")).collect();
     assert_eq!(lines.len(), 1, "{s}");
-    assert!(lines[0].contains(want[0]), "{s}");
+    assert!(lines[0].contains(want[0].as_str()), "{s}");
     assert!(
         lines[0].contains("through an alternative's replacement"),
         "{s}"

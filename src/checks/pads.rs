@@ -116,9 +116,7 @@ pub fn place_str(m: &Model, section: usize, offset: u64) -> String {
             && s.st_type != STT_SECTION
             && s.st_type != STT_FILE
             && !s.name.is_empty()
-            && !s.name.starts_with('$')
-            && s.mapping().is_none()
-            && !s.name.starts_with(".L")
+            && !s.is_assembler_local()
     }) {
         return format!("{}+0x0", s.name);
     }

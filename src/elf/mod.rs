@@ -177,6 +177,11 @@ impl Symbol<'_> {
         };
         (n.len() == at + 2 || n[at + 2] == b'.').then_some(kind)
     }
+    /// A name the assembler makes, not a label a person wrote: a `.L`
+    /// local label, or a mapping symbol (`$x`, `$d`, ... renamed or not).
+    pub fn is_assembler_local(&self) -> bool {
+        self.name.starts_with(".L") || self.name.starts_with('$') || self.mapping().is_some()
+    }
     pub fn is_weak(&self) -> bool {
         self.bind == STB_WEAK
     }

@@ -166,9 +166,7 @@ impl<'a> Model<'a> {
                     s.index != 0
                         && matches!(s.st_type, 0 | 2)
                         && !s.name.is_empty()
-                        && !s.name.starts_with(".L")
-                        && !s.name.starts_with('$')
-                        && s.mapping().is_none()
+                        && !s.is_assembler_local()
                 })
                 .filter_map(|s| Some((s.section_index()?, s.value)))
                 .collect();
