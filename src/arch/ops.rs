@@ -222,7 +222,7 @@ impl Iterator for OpIter<'_> {
 
 /// The operations of a section's instructions, by instruction offset, in
 /// offset order (several entries for one offset are its operations in order).
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct OpTable {
     offsets: Vec<u32>,
     ops: Vec<PackedOp>,

@@ -382,6 +382,233 @@ static FRAME: FrameAbi = FrameAbi {
     dwarf_ra: 16,
 };
 
+/// An instruction told from its bytes alone (see [`quick`]).
+#[derive(Debug, Clone, Copy)]
+struct Quick {
+    len: u8,
+    kind: Kind,
+    /// Branch displacement, or a RIP-relative `lea`'s, from the end.
+    rel: Option<i32>,
+}
+
+/// The ModRM operand at `b[i]`: the length up to its end, whether it is
+/// RIP-relative and whether it has an index register. `None` where %rsp or
+/// %rbp (or %ah, %ch with a byte operand) could be an operand, in the `reg`
+/// field too when `reg_operand`: the instructions whose stack operations
+/// depend on their operands take iced-x86's way.
+#[inline(always)]
+fn quick_modrm(b: &[u8; 16], i: usize, rex: u8, reg_operand: bool) -> Option<(usize, bool, bool)> {
+    let sp_bp = |r: u8| r & !1 == 4;
+    let m = b[i];
+    let (md, rm) = (m >> 6, m & 7);
+    if reg_operand && sp_bp((m >> 3) & 7 | (rex & 4) << 1) {
+        return None;
+    }
+    let j = i + 1;
+    if md == 3 {
+        return (!sp_bp(rm | (rex & 1) << 3)).then_some((j, false, false));
+    }
+    let disp = [0, 1, 4][md as usize];
+    if rm == 4 {
+        let s = b[j];
+        let (base, idx) = (s & 7, (s >> 3) & 7 | (rex & 2) << 2);
+        if idx == 5 {
+            return None;
+        }
+        if base == 5 && md == 0 {
+            return Some((j + 5, false, idx != 4));
+        }
+        if sp_bp(base | (rex & 1) << 3) {
+            return None;
+        }
+        return Some((j + 1 + disp, false, idx != 4));
+    }
+    if rm == 5 && md == 0 {
+        return Some((j + 4, true, false));
+    }
+    (!sp_bp(rm | (rex & 1) << 3)).then_some((j + disp, false, false))
+}
+
+/// The common instructions that need nothing but their length, kind and
+/// branch target, told without iced-x86 (which costs most of decoding): at
+/// most an operand-size and a REX prefix, then the ALU, `mov`, `lea`,
+/// `test`, shift, `movzx`, `cmov`, `setcc` and `imul` forms, NOPs, direct
+/// branches, `ret` and `int3` (72% of the modules' instructions). All else,
+/// every form whose stack operations ([`stack_ops`]) or kCFI role depend on
+/// its operands, and the last 15 bytes of a range return `None` and go
+/// through iced-x86. Tests hold this to iced-x86 on every fixture and on
+/// generated encodings (and, ignored, on the module corpus).
+#[inline(always)]
+fn quick(b: &[u8]) -> Option<Quick> {
+    let b: &[u8; 16] = b.get(..16)?.try_into().ok()?;
+    let p66 = b[0] == 0x66;
+    let mut i = p66 as usize;
+    let rex = if b[i] & 0xf0 == 0x40 {
+        i += 1;
+        b[i - 1]
+    } else {
+        0
+    };
+    let op = b[i];
+    i += 1;
+    let prefixed = i > 1;
+    let w = rex & 8 != 0;
+    let iz = if w || !p66 { 4 } else { 2 };
+    // The ModRM byte, if any, is at `b[i]`.
+    let ext = (b[i] >> 3) & 7;
+    let reg_form = b[i] >> 6 == 3;
+    let modrm = |reg_operand: bool, imm: usize| Some(quick_modrm(b, i, rex, reg_operand)?.0 + imm);
+    let rel32 = |at: usize| i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+    let (len, kind, rel) = match op {
+        0x0f => {
+            let at = i + 1;
+            let ext = (b[at] >> 3) & 7;
+            let modrm = |reg_operand: bool| Some(quick_modrm(b, at, rex, reg_operand)?.0);
+            match b[i] {
+                0x80..=0x8f if !prefixed => (at + 4, Kind::CondJump, Some(rel32(at))),
+                0x1f if ext == 0 => (modrm(false)?, Kind::Nop, None),
+                0x40..=0x4f | 0xaf | 0xb6 | 0xb7 | 0xbe | 0xbf => (modrm(true)?, Kind::Other, None),
+                0x90..=0x9f if ext == 0 => (modrm(false)?, Kind::Other, None),
+                _ => return None,
+            }
+        }
+        // add/sub %reg, %r/m64 (maybe %rsp); kCFI's `add -K(%reg), %r10d`;
+        // mov %reg, %reg (copies of the stack pointer are followed).
+        0x01 | 0x29 if w => return None,
+        0x03 if !w && !p66 => return None,
+        0x89 if w && reg_form => return None,
+        0x00..=0x3f => match op & 7 {
+            0..=3 => (modrm(true, 0)?, Kind::Other, None),
+            4 => (i + 1, Kind::Other, None),
+            5 => (i + iz, Kind::Other, None),
+            _ => return None,
+        },
+        0x63 | 0x84 | 0x85 | 0x88..=0x8b => (modrm(true, 0)?, Kind::Other, None),
+        0x69 => (modrm(true, iz)?, Kind::Other, None),
+        0x6b => (modrm(true, 1)?, Kind::Other, None),
+        0x8d => {
+            let (end, rip, index) = quick_modrm(b, i, rex, true)?;
+            // A 64-bit lea of `disp(%base)` is a stack operation's source.
+            if reg_form || (w && !rip && !index) {
+                return None;
+            }
+            (end, Kind::Other, rip.then(|| rel32(end - 4)))
+        }
+        0x80 | 0x83 => (modrm(false, 1)?, Kind::Other, None),
+        // cmpl $hash, -K(%reg): kCFI's check.
+        0x81 if !w && !p66 && ext == 7 => return None,
+        0x81 => (modrm(false, iz)?, Kind::Other, None),
+        0x98 | 0x99 => (i, Kind::Other, None),
+        0xa8 => (i + 1, Kind::Other, None),
+        0xa9 => (i + iz, Kind::Other, None),
+        0xb0..=0xb7 => (i + 1, Kind::Other, None),
+        0xb8..=0xbf => (i + if w { 8 } else { iz }, Kind::Other, None),
+        // Shifts but the `sal` alias; `mov $imm` (/0: not xabort, xbegin);
+        // test $imm (/0), not, neg, mul, div; inc and dec (not the indirect
+        // branches and push of 0xff).
+        0xc0 | 0xc1 if ext != 6 => (modrm(false, 1)?, Kind::Other, None),
+        0xd0..=0xd3 if ext != 6 => (modrm(false, 0)?, Kind::Other, None),
+        0xc6 if ext == 0 => (modrm(false, 1)?, Kind::Other, None),
+        0xc7 if ext == 0 => (modrm(false, iz)?, Kind::Other, None),
+        0xf6 | 0xf7 if ext == 1 => return None,
+        0xf6 if ext == 0 => (modrm(false, 1)?, Kind::Other, None),
+        0xf7 if ext == 0 => (modrm(false, iz)?, Kind::Other, None),
+        0xf6 | 0xf7 => (modrm(false, 0)?, Kind::Other, None),
+        0xfe | 0xff if ext <= 1 => (modrm(false, 0)?, Kind::Other, None),
+        _ if prefixed => return None,
+        0x70..=0x7f => (i + 1, Kind::CondJump, Some(b[i] as i8 as i32)),
+        0xeb => (i + 1, Kind::Jump, Some(b[i] as i8 as i32)),
+        0xe8 => (i + 4, Kind::Call, Some(rel32(i))),
+        0xe9 => (i + 4, Kind::Jump, Some(rel32(i))),
+        0x90 => (i, Kind::Nop, None),
+        0xc3 => (i, Kind::Return, None),
+        0xcc => (i, Kind::Breakpoint, None),
+        _ => return None,
+    };
+    Some(Quick {
+        len: len as u8,
+        kind,
+        rel,
+    })
+}
+
+impl X86 {
+    /// [`Decoder::decode_with_ops`], with [`quick`] (`QUICK`) or iced-x86
+    /// alone (the reference the tests hold the quick way to).
+    fn decode_impl<const QUICK: bool>(
+        &self,
+        bytes: &[u8],
+        base: u64,
+        out: &mut Vec<Insn>,
+        mut ops: Option<&mut OpTable>,
+    ) {
+        let mut dec = IcedDecoder::with_ip(64, bytes, base, DecoderOptions::NONE);
+        let mut ins = Instruction::default();
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let offset = base + pos as u64;
+            if QUICK && let Some(q) = quick(&bytes[pos..]) {
+                let end = offset + u64::from(q.len);
+                let target = q.rel.map(|d| end.wrapping_add(d as i64 as u64));
+                out.push(Insn::new(offset, q.len, q.kind, target));
+                pos += usize::from(q.len);
+                continue;
+            }
+            if dec.position() != pos {
+                // Always in range: `pos` is below the length.
+                let _ = dec.set_position(pos);
+                dec.set_ip(offset);
+            }
+            dec.decode_out(&mut ins);
+            if ins.is_invalid() {
+                let rest = bytes.len() - pos;
+                // Undecodable byte: one-byte Invalid, resynchronise after it.
+                let len = if dec.last_error() == iced_x86::DecoderError::NoMoreBytes {
+                    rest
+                } else {
+                    1
+                };
+                out.push(Insn::new(offset, len.min(15) as u8, Kind::Invalid, None));
+                if len > 1 {
+                    break;
+                }
+                pos += 1;
+                let _ = dec.set_position(pos);
+                dec.set_ip(offset + 1);
+                continue;
+            }
+            pos = dec.position();
+            let (kind, may_stack, lea, kcfi) = CODE_INFO.of(&ins);
+            let imm_target = match kind {
+                Kind::Call | Kind::Jump | Kind::CondJump => Some(ins.near_branch_target()),
+                // lea disp(%rip), reg: computes an address in this section
+                // (the assembler resolved the label, so no relocation says so).
+                Kind::Other if lea && ins.is_ip_rel_memory_operand() => {
+                    Some(ins.ip_rel_memory_address())
+                }
+                _ => None,
+            };
+            let mut insn = Insn::new(offset, ins.len() as u8, kind, imm_target);
+            if kcfi {
+                let at = &bytes[pos - ins.len()..];
+                if kind == Kind::Trap && self.kcfi_trap(at) {
+                    insn = insn.with_kcfi_trap();
+                } else if hash_load_opcode(at).is_some() && hash_load(&ins).is_some() {
+                    insn = insn.with_kcfi_hash_load();
+                }
+            }
+            if may_stack && let Some(t) = ops.as_deref_mut() {
+                let before = t.len();
+                stack_ops(&ins, |op| t.push(offset, op));
+                if t.len() > before {
+                    insn = insn.with_ops();
+                }
+            }
+            out.push(insn);
+        }
+    }
+}
+
 impl Decoder for X86 {
     fn machine(&self) -> Machine {
         Machine::X86_64
@@ -396,57 +623,9 @@ impl Decoder for X86 {
         bytes: &[u8],
         base: u64,
         out: &mut Vec<Insn>,
-        mut ops: Option<&mut OpTable>,
+        ops: Option<&mut OpTable>,
     ) {
-        let mut dec = IcedDecoder::with_ip(64, bytes, base, DecoderOptions::NONE);
-        let mut ins = Instruction::default();
-        while dec.can_decode() {
-            let pos = dec.position();
-            dec.decode_out(&mut ins);
-            let offset = base + pos as u64;
-            if ins.is_invalid() {
-                let rest = bytes.len() - pos;
-                // Undecodable byte: one-byte Invalid, resynchronise after it.
-                let len = if dec.last_error() == iced_x86::DecoderError::NoMoreBytes {
-                    rest
-                } else {
-                    1
-                };
-                out.push(Insn::new(offset, len.min(15) as u8, Kind::Invalid, None));
-                if len > 1 {
-                    break;
-                }
-                let _ = dec.set_position(pos + 1);
-                dec.set_ip(offset + 1);
-                continue;
-            }
-            let (kind, may_stack, lea, kcfi) = CODE_INFO.of(&ins);
-            let imm_target = match kind {
-                Kind::Call | Kind::Jump | Kind::CondJump => Some(ins.near_branch_target()),
-                // lea disp(%rip), reg: computes an address in this section
-                // (the assembler resolved the label, so no relocation says so).
-                Kind::Other if lea && ins.is_ip_rel_memory_operand() => {
-                    Some(ins.ip_rel_memory_address())
-                }
-                _ => None,
-            };
-            let mut insn = Insn::new(offset, ins.len() as u8, kind, imm_target);
-            if kcfi {
-                if kind == Kind::Trap && self.kcfi_trap(&bytes[pos..]) {
-                    insn = insn.with_kcfi_trap();
-                } else if hash_load_opcode(&bytes[pos..]).is_some() && hash_load(&ins).is_some() {
-                    insn = insn.with_kcfi_hash_load();
-                }
-            }
-            if may_stack && let Some(t) = ops.as_deref_mut() {
-                let before = t.len();
-                stack_ops(&ins, |op| t.push(offset, op));
-                if t.len() > before {
-                    insn = insn.with_ops();
-                }
-            }
-            out.push(insn);
-        }
+        self.decode_impl::<true>(bytes, base, out, ops)
     }
 
     fn disasm(&self, bytes: &[u8], offset: u64) -> String {
@@ -640,6 +819,136 @@ fn hash_load(ins: &Instruction) -> Option<HashLoad> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Both ways of decoding `bytes`: (instructions, stack operations), and
+    /// how many instructions the quick way told.
+    fn both_ways(bytes: &[u8], base: u64) -> [(Vec<Insn>, OpTable); 2] {
+        let run = |quick: bool| {
+            let (mut out, mut ops) = (Vec::new(), OpTable::default());
+            if quick {
+                X86.decode_impl::<true>(bytes, base, &mut out, Some(&mut ops));
+            } else {
+                X86.decode_impl::<false>(bytes, base, &mut out, Some(&mut ops));
+            }
+            (out, ops)
+        };
+        [run(true), run(false)]
+    }
+
+    /// Asserts both ways agree: (instructions, told quickly).
+    fn assert_same(bytes: &[u8], base: u64, what: &str) -> (usize, usize) {
+        let [(q, qo), (r, ro)] = both_ways(bytes, base);
+        if let Some(k) = (0..q.len().min(r.len())).find(|&k| q[k] != r[k]) {
+            let at = r[k].offset() - base;
+            panic!(
+                "{what}: quick {:?} but iced-x86 {:?} at {at:#x}: {:02x?}",
+                q[k],
+                r[k],
+                &bytes[at as usize..(at as usize + 15).min(bytes.len())]
+            );
+        }
+        assert_eq!(q.len(), r.len(), "{what}");
+        assert_eq!(qo, ro, "{what}: stack operations");
+        let told = r
+            .iter()
+            .filter(|i| quick(&bytes[(i.offset() - base) as usize..]).is_some())
+            .count();
+        (r.len(), told)
+    }
+
+    /// Every x86-64 object under `dir`, both ways: (objects, instructions,
+    /// instructions told quickly).
+    fn agree_under(dir: &std::path::Path) -> (usize, usize, usize) {
+        let (inputs, _) = crate::input::expand(&[dir.to_path_buf()]);
+        let mut n = (0, 0, 0);
+        for input in inputs.iter() {
+            let Ok(l) = crate::input::load(&input.path) else {
+                continue;
+            };
+            for (_, r) in &l.members {
+                let Ok(o) = crate::elf::Object::parse(&l.bytes[r.clone()]) else {
+                    continue;
+                };
+                if o.machine != Machine::X86_64 {
+                    continue;
+                }
+                n.0 += 1;
+                for s in o.sections.iter().filter(|s| s.is_exec()) {
+                    let d = o.section_data(s.index);
+                    for (lo, hi) in o.code_ranges(s.index) {
+                        let b = &d[lo as usize..hi as usize];
+                        let (all, told) = assert_same(b, lo, &input.path.display().to_string());
+                        n.1 += all;
+                        n.2 += told;
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// The quick decoder against iced-x86 on every x86-64 object the tests
+    /// have (compiler output and the kernel objects among them).
+    #[test]
+    fn quick_decoding_agrees_with_iced_on_every_fixture() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata"));
+        let (objects, _, told) = agree_under(dir);
+        assert!(
+            objects > 100 && told > 5_000,
+            "{objects} objects, {told} told quickly"
+        );
+    }
+
+    /// ... and on the Debian modules (`OBJCORPUS`, see scripts/bench.sh):
+    /// `cargo test --release -- --ignored quick_decoding --nocapture`.
+    #[test]
+    #[ignore = "needs the module corpus"]
+    fn quick_decoding_agrees_with_iced_on_the_corpus() {
+        let home = std::env::var("HOME").unwrap_or_default();
+        let c = std::env::var("OBJCORPUS").unwrap_or(format!("{home}/.cache/objcorpus"));
+        let (objects, insns, told) = agree_under(&std::path::Path::new(&c).join("x86_64"));
+        println!("{objects} objects, {insns} instructions, {told} told quickly");
+        assert!(objects > 0);
+    }
+
+    /// ... and on generated encodings: every one-byte opcode after each
+    /// operand-size and REX prefix combination, with every ModRM byte and
+    /// SIB bytes, displacements and immediates from a fixed seed.
+    #[test]
+    fn quick_decoding_agrees_with_iced_on_generated_encodings() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut told = 0;
+        for prefix in 0..34u32 {
+            let pre: Vec<u8> = match prefix {
+                0 => vec![],
+                1 => vec![0x66],
+                2..=17 => vec![0x40 + (prefix - 2) as u8],
+                _ => vec![0x66, 0x40 + (prefix - 18) as u8],
+            };
+            for op in 0..=255u8 {
+                let mut buf = Vec::new();
+                for modrm in 0..=255u8 {
+                    buf.extend(&pre);
+                    buf.push(op);
+                    if op == 0x0f {
+                        buf.push(next() as u8);
+                    }
+                    buf.push(modrm);
+                    buf.extend(next().to_le_bytes());
+                    // Each case starts where the last one is sure to end.
+                    buf.extend([0xcc; 16]);
+                }
+                told += assert_same(&buf, 0x1000, &format!("prefix {pre:02x?} opcode {op:#04x}")).1;
+            }
+        }
+        assert!(told > 500_000, "{told} told quickly");
+    }
 
     fn kinds(bytes: &[u8]) -> Vec<Kind> {
         let mut v = Vec::new();
