@@ -184,7 +184,16 @@ pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> 
         let mut by_dir: std::collections::HashMap<PathBuf, Option<PathBuf>> = Default::default();
         let mut index: std::collections::HashMap<Option<PathBuf>, u32> =
             [(run.clone(), 0)].into_iter().collect();
+        // Inputs come folder by folder: one lookup per folder as named.
+        let mut last: Option<(PathBuf, u32)> = None;
         for (i, inp) in inputs.iter().enumerate() {
+            let named = inp.path.parent().unwrap_or(Path::new(""));
+            if let Some((p, k)) = &last
+                && p == named
+            {
+                which[i] = *k;
+                continue;
+            }
             let dir = crate::paths::normalize(&cwd.join(&inp.path));
             let dir = dir.parent().unwrap_or(&dir).to_path_buf();
             let found = nearest_config(&dir, &mut by_dir).or_else(|| run.clone());
@@ -198,6 +207,7 @@ pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> 
                     k
                 }
             };
+            last = Some((named.to_path_buf(), which[i]));
         }
     }
     Ok(Checking {

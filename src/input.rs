@@ -345,6 +345,12 @@ fn walk(dir: &Path, folder: Option<u32>, out: &mut Inputs, errs: &mut Vec<(Strin
         if e.file_type().is_dir() || !is_object_name(&e.file_name().to_string_lossy()) {
             continue;
         }
+        // A regular file as listed (no stat: thousands of modules cost tens
+        // of milliseconds before the first one is checked).
+        if e.file_type().is_file() {
+            add_file(e.path(), folder, out, errs);
+            continue;
+        }
         let link = e.path_is_symlink();
         let path = e.into_path();
         // Through a symlink to its file.
