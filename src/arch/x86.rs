@@ -389,6 +389,8 @@ struct Quick {
     kind: Kind,
     /// Branch displacement, or a RIP-relative `lea`'s, from the end.
     rel: Option<i32>,
+    /// Its stack operation ([`stack_ops`]'s for the same instruction).
+    op: Option<Op>,
 }
 
 /// The ModRM operand at `b[i]`: the length up to its end, whether it is
@@ -429,11 +431,13 @@ fn quick_modrm(b: &[u8; 16], i: usize, rex: u8, reg_operand: bool) -> Option<(us
     (!sp_bp(rm | (rex & 1) << 3)).then_some((j + disp, false, false))
 }
 
-/// The common instructions that need nothing but their length, kind and
-/// branch target, told without iced-x86 (which costs most of decoding): at
+/// The common instructions that need nothing but their length, kind, branch
+/// target and a simple stack operation, told without iced-x86 (which costs
+/// most of decoding): at
 /// most an operand-size and a REX prefix, then the ALU, `mov`, `lea`,
 /// `test`, shift, `movzx`, `cmov`, `setcc` and `imul` forms, NOPs, direct
-/// branches, `ret` and `int3` (72% of the modules' instructions). All else,
+/// branches, `ret`, `int3`, and with their stack operations push, pop and
+/// `mov %reg, %reg` (85% of the modules' instructions). All else,
 /// every form whose stack operations ([`stack_ops`]) or kCFI role depend on
 /// its operands, and the last 15 bytes of a range return `None` and go
 /// through iced-x86. Tests hold this to iced-x86 on every fixture and on
@@ -472,11 +476,44 @@ fn quick(b: &[u8]) -> Option<Quick> {
                 _ => return None,
             }
         }
-        // add/sub %reg, %r/m64 (maybe %rsp); kCFI's `add -K(%reg), %r10d`;
-        // mov %reg, %reg (copies of the stack pointer are followed).
+        // add/sub %reg, %r/m64 (maybe %rsp); kCFI's `add -K(%reg), %r10d`.
         0x01 | 0x29 if w => return None,
         0x03 if !w && !p66 => return None,
-        0x89 if w && reg_form => return None,
+        // mov %reg, %reg: copies of the stack pointer are followed.
+        0x89 if w && reg_form => {
+            let m = b[i];
+            let (src, dst) = ((m >> 3) & 7 | (rex & 4) << 1, m & 7 | (rex & 1) << 3);
+            let op = Op::Stack {
+                src: Src::Reg(src),
+                dst: Dst::Reg(dst),
+            };
+            return Some(Quick {
+                len: (i + 1) as u8,
+                kind: Kind::Other,
+                rel: None,
+                op: Some(op),
+            });
+        }
+        // push and pop of a 64-bit register.
+        0x50..=0x5f if !p66 => {
+            let r = op & 7 | (rex & 1) << 3;
+            let op = match op < 0x58 {
+                true => Op::Stack {
+                    src: Src::Reg(r),
+                    dst: Dst::Push,
+                },
+                false => Op::Stack {
+                    src: Src::Pop,
+                    dst: Dst::Reg(r),
+                },
+            };
+            return Some(Quick {
+                len: i as u8,
+                kind: Kind::Other,
+                rel: None,
+                op: Some(op),
+            });
+        }
         0x00..=0x3f => match op & 7 {
             0..=3 => (modrm(true, 0)?, Kind::Other, None),
             4 => (i + 1, Kind::Other, None),
@@ -529,6 +566,7 @@ fn quick(b: &[u8]) -> Option<Quick> {
         len: len as u8,
         kind,
         rel,
+        op: None,
     })
 }
 
@@ -550,7 +588,12 @@ impl X86 {
             if QUICK && let Some(q) = quick(&bytes[pos..]) {
                 let end = offset + u64::from(q.len);
                 let target = q.rel.map(|d| end.wrapping_add(d as i64 as u64));
-                out.push(Insn::new(offset, q.len, q.kind, target));
+                let mut insn = Insn::new(offset, q.len, q.kind, target);
+                if let (Some(op), Some(t)) = (q.op, ops.as_deref_mut()) {
+                    t.push(offset, op);
+                    insn = insn.with_ops();
+                }
+                out.push(insn);
                 pos += usize::from(q.len);
                 continue;
             }
