@@ -393,60 +393,79 @@ struct Quick {
     op: Option<Op>,
 }
 
-/// The ModRM operand at `b[i]`: the length up to its end, whether it is
-/// RIP-relative and whether it has an index register. `None` where %rsp or
-/// %rbp (or %ah, %ch with a byte operand) could be an operand, in the `reg`
-/// field too when `reg_operand`: the instructions whose stack operations
-/// depend on their operands take iced-x86's way.
-#[inline(always)]
-fn quick_modrm(b: &[u8; 16], i: usize, rex: u8, reg_operand: bool) -> Option<(usize, bool, bool)> {
-    let sp_bp = |r: u8| r & !1 == 4;
-    let m = b[i];
-    let (md, rm) = (m >> 6, m & 7);
-    if reg_operand && sp_bp((m >> 3) & 7 | (rex & 4) << 1) {
-        return None;
-    }
-    let j = i + 1;
-    if md == 3 {
-        return (!sp_bp(rm | (rex & 1) << 3)).then_some((j, false, false));
-    }
-    let disp = [0, 1, 4][md as usize];
-    if rm == 4 {
-        let s = b[j];
-        let (base, idx) = (s & 7, (s >> 3) & 7 | (rex & 2) << 2);
-        if idx == 5 {
-            return None;
-        }
-        if base == 5 && md == 0 {
-            return Some((j + 5, false, idx != 4));
-        }
-        if sp_bp(base | (rex & 1) << 3) {
-            return None;
-        }
-        return Some((j + 1 + disp, false, idx != 4));
-    }
-    if rm == 5 && md == 0 {
-        return Some((j + 4, true, false));
-    }
-    (!sp_bp(rm | (rex & 1) << 3)).then_some((j + disp, false, false))
+/// The r/m operand of a ModRM byte.
+#[derive(Debug, Clone, Copy)]
+enum QuickRm {
+    Reg(u8),
+    /// `base` is `None` when RIP-relative (`rip`) or absent.
+    Mem {
+        base: Option<u8>,
+        index: bool,
+        rip: bool,
+        disp: i32,
+    },
 }
 
-/// The common instructions that need nothing but their length, kind, branch
-/// target and a simple stack operation, told without iced-x86 (which costs
-/// most of decoding): at
-/// most an operand-size and a REX prefix, then the ALU, `mov`, `lea`,
-/// `test`, shift, `movzx`, `cmov`, `setcc` and `imul` forms, NOPs, direct
-/// branches, `ret`, `int3`, and with their stack operations push, pop and
-/// `mov %reg, %reg` (85% of the modules' instructions). All else,
-/// every form whose stack operations ([`stack_ops`]) or kCFI role depend on
-/// its operands, and the last 15 bytes of a range return `None` and go
-/// through iced-x86. Tests hold this to iced-x86 on every fixture and on
-/// generated encodings (and, ignored, on the module corpus).
+/// The ModRM operand at `b[i]`: its end, the `reg` field (with REX.R) and
+/// the r/m operand.
+#[inline(always)]
+fn quick_rm(b: &[u8; 16], i: usize, rex: u8) -> (usize, u8, QuickRm) {
+    let m = b[i];
+    let (md, rm) = (m >> 6, m & 7);
+    let reg = (m >> 3) & 7 | (rex & 4) << 1;
+    let disp = |n: usize, at: usize| match n {
+        0 => 0,
+        1 => b[at] as i8 as i32,
+        _ => i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]),
+    };
+    let mem = |base, index, rip, disp| QuickRm::Mem {
+        base,
+        index,
+        rip,
+        disp,
+    };
+    let j = i + 1;
+    if md == 3 {
+        return (j, reg, QuickRm::Reg(rm | (rex & 1) << 3));
+    }
+    let n = [0, 1, 4][md as usize];
+    if rm == 4 {
+        let s = b[j];
+        let (base, index) = (s & 7, (s >> 3) & 7 | (rex & 2) << 2 != 4);
+        if base == 5 && md == 0 {
+            return (j + 5, reg, mem(None, index, false, disp(4, j + 1)));
+        }
+        let base = Some(base | (rex & 1) << 3);
+        return (j + 1 + n, reg, mem(base, index, false, disp(n, j + 1)));
+    }
+    if rm == 5 && md == 0 {
+        return (j + 4, reg, mem(None, false, true, disp(4, j)));
+    }
+    let base = Some(rm | (rex & 1) << 3);
+    (j + n, reg, mem(base, false, false, disp(n, j)))
+}
+
+/// The common instructions, told without iced-x86 (which costs most of
+/// decoding) with their length, kind, branch target and stack operation:
+/// after operand-size, segment and REX prefixes, the ALU, `mov`, `lea`,
+/// `test`, shift, `movzx`, `cmov`, `setcc`, `imul`, push and pop forms,
+/// NOPs, ENDBR64, direct branches, `ret` and `int3` (most of a kernel
+/// object's instructions). All else, kCFI's checks, and the last 15 bytes
+/// of a range return `None` and go through iced-x86. The stack operations
+/// are [`stack_ops`]' for the same instruction: tests hold this to
+/// iced-x86 and `stack_ops` on every fixture and on generated encodings
+/// (and, ignored, on the module corpus).
 #[inline(always)]
 fn quick(b: &[u8]) -> Option<Quick> {
     let b: &[u8; 16] = b.get(..16)?.try_into().ok()?;
-    let p66 = b[0] == 0x66;
-    let mut i = p66 as usize;
+    // Operand-size and segment prefixes (the kernel's per-CPU `%gs:`,
+    // NOPs padded with `66` and `cs`), at most four, then REX.
+    let mut i = 0;
+    let mut p66 = false;
+    while i < 4 && matches!(b[i], 0x66 | 0x26 | 0x2e | 0x36 | 0x3e | 0x64 | 0x65) {
+        p66 |= b[i] == 0x66;
+        i += 1;
+    }
     let rex = if b[i] & 0xf0 == 0x40 {
         i += 1;
         b[i - 1]
@@ -460,119 +479,167 @@ fn quick(b: &[u8]) -> Option<Quick> {
     let iz = if w || !p66 { 4 } else { 2 };
     // The ModRM byte, if any, is at `b[i]`.
     let ext = (b[i] >> 3) & 7;
-    let reg_form = b[i] >> 6 == 3;
-    let modrm = |reg_operand: bool, imm: usize| Some(quick_modrm(b, i, rex, reg_operand)?.0 + imm);
+    let modrm = |imm: usize| quick_rm(b, i, rex).0 + imm;
     let rel32 = |at: usize| i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-    let (len, kind, rel) = match op {
+    let stack = |src, dst| Some(Op::Stack { src, dst });
+    let (len, kind, rel, op) = match op {
         0x0f => {
             let at = i + 1;
             let ext = (b[at] >> 3) & 7;
-            let modrm = |reg_operand: bool| Some(quick_modrm(b, at, rex, reg_operand)?.0);
+            let modrm = || quick_rm(b, at, rex).0;
             match b[i] {
-                0x80..=0x8f if !prefixed => (at + 4, Kind::CondJump, Some(rel32(at))),
-                0x1f if ext == 0 => (modrm(false)?, Kind::Nop, None),
-                0x40..=0x4f | 0xaf | 0xb6 | 0xb7 | 0xbe | 0xbf => (modrm(true)?, Kind::Other, None),
-                0x90..=0x9f if ext == 0 => (modrm(false)?, Kind::Other, None),
+                0x80..=0x8f if !prefixed => (at + 4, Kind::CondJump, Some(rel32(at)), None),
+                0x1f if ext == 0 => (modrm(), Kind::Nop, None, None),
+                0x40..=0x4f | 0xaf | 0xb6 | 0xb7 | 0xbe | 0xbf => {
+                    (modrm(), Kind::Other, None, None)
+                }
+                0x90..=0x9f if ext == 0 => (modrm(), Kind::Other, None, None),
                 _ => return None,
             }
         }
-        // add/sub %reg, %r/m64 (maybe %rsp); kCFI's `add -K(%reg), %r10d`.
-        0x01 | 0x29 if w => return None,
-        0x03 if !w && !p66 => return None,
-        // mov %reg, %reg: copies of the stack pointer are followed.
-        0x89 if w && reg_form => {
-            let m = b[i];
-            let (src, dst) = ((m >> 3) & 7 | (rex & 4) << 1, m & 7 | (rex & 1) << 3);
-            let op = Op::Stack {
-                src: Src::Reg(src),
-                dst: Dst::Reg(dst),
+        // add/sub %reg, %rsp.
+        0x01 | 0x29 if w => {
+            let (end, reg, rm) = quick_rm(b, i, rex);
+            let op = match rm {
+                QuickRm::Reg(RSP) => stack(Src::Add(reg, 0), Dst::Reg(RSP)),
+                _ => None,
             };
-            return Some(Quick {
-                len: (i + 1) as u8,
-                kind: Kind::Other,
-                rel: None,
-                op: Some(op),
-            });
+            (end, Kind::Other, None, op)
         }
-        // push and pop of a 64-bit register.
+        // kCFI's `add -K(%reg), %r10d`.
+        0x03 if !w && !p66 => return None,
+        0x00..=0x3f => match op & 7 {
+            0..=3 => (modrm(0), Kind::Other, None, None),
+            4 => (i + 1, Kind::Other, None, None),
+            5 => (i + iz, Kind::Other, None, None),
+            _ => return None,
+        },
         0x50..=0x5f if !p66 => {
             let r = op & 7 | (rex & 1) << 3;
             let op = match op < 0x58 {
-                true => Op::Stack {
-                    src: Src::Reg(r),
-                    dst: Dst::Push,
-                },
-                false => Op::Stack {
-                    src: Src::Pop,
-                    dst: Dst::Reg(r),
-                },
+                true => stack(Src::Reg(r), Dst::Push),
+                false => stack(Src::Pop, Dst::Reg(r)),
             };
-            return Some(Quick {
-                len: i as u8,
-                kind: Kind::Other,
-                rel: None,
-                op: Some(op),
-            });
+            (i, Kind::Other, None, op)
         }
-        0x00..=0x3f => match op & 7 {
-            0..=3 => (modrm(true, 0)?, Kind::Other, None),
-            4 => (i + 1, Kind::Other, None),
-            5 => (i + iz, Kind::Other, None),
-            _ => return None,
-        },
-        0x63 | 0x84 | 0x85 | 0x88..=0x8b => (modrm(true, 0)?, Kind::Other, None),
-        0x69 => (modrm(true, iz)?, Kind::Other, None),
-        0x6b => (modrm(true, 1)?, Kind::Other, None),
+        // mov %reg, %reg (copies of the stack pointer are followed); mov
+        // %rsp, disp(%reg); mov %reg, disp(%rbp|%rsp).
+        0x89 if w => {
+            let (end, src, rm) = quick_rm(b, i, rex);
+            let op = match rm {
+                QuickRm::Reg(dst) => stack(Src::Reg(src), Dst::Reg(dst)),
+                QuickRm::Mem {
+                    base: Some(base),
+                    index: false,
+                    disp,
+                    ..
+                } if src == RSP || base == RBP || base == RSP => {
+                    stack(Src::Reg(src), Dst::Store(base, disp))
+                }
+                _ => None,
+            };
+            (end, Kind::Other, None, op)
+        }
+        // mov disp(%rbp|%rsp), %reg.
+        0x8b if w => {
+            let (end, dst, rm) = quick_rm(b, i, rex);
+            let op = match rm {
+                QuickRm::Mem {
+                    base: Some(base @ (RBP | RSP)),
+                    index: false,
+                    disp,
+                    ..
+                } => stack(Src::Load(base, disp), Dst::Reg(dst)),
+                _ => None,
+            };
+            (end, Kind::Other, None, op)
+        }
+        0x63 | 0x84 | 0x85 | 0x88..=0x8b => (modrm(0), Kind::Other, None, None),
+        0x69 => (modrm(iz), Kind::Other, None, None),
+        0x6b => (modrm(1), Kind::Other, None, None),
+        // lea: a 64-bit one of `disp(%base)` computes from a register; one
+        // of `disp(%rip)` an address in this section.
         0x8d => {
-            let (end, rip, index) = quick_modrm(b, i, rex, true)?;
-            // A 64-bit lea of `disp(%base)` is a stack operation's source.
-            if reg_form || (w && !rip && !index) {
+            let (end, dst, rm) = quick_rm(b, i, rex);
+            let QuickRm::Mem {
+                base,
+                index,
+                rip,
+                disp,
+            } = rm
+            else {
                 return None;
-            }
-            (end, Kind::Other, rip.then(|| rel32(end - 4)))
+            };
+            let op = match base {
+                Some(base) if w && !index => match disp {
+                    0 => stack(Src::Reg(base), Dst::Reg(dst)),
+                    _ => stack(Src::Add(base, disp), Dst::Reg(dst)),
+                },
+                _ => None,
+            };
+            (end, Kind::Other, rip.then_some(disp), op)
         }
-        0x80 | 0x83 => (modrm(false, 1)?, Kind::Other, None),
         // cmpl $hash, -K(%reg): kCFI's check.
         0x81 if !w && !p66 && ext == 7 => return None,
-        0x81 => (modrm(false, iz)?, Kind::Other, None),
-        0x98 | 0x99 => (i, Kind::Other, None),
-        0xa8 => (i + 1, Kind::Other, None),
-        0xa9 => (i + iz, Kind::Other, None),
-        0xb0..=0xb7 => (i + 1, Kind::Other, None),
-        0xb8..=0xbf => (i + if w { 8 } else { iz }, Kind::Other, None),
+        // add/sub/and $imm, %rsp.
+        0x80 | 0x81 | 0x83 => {
+            let (end, _, rm) = quick_rm(b, i, rex);
+            let (imm, n) = match op {
+                0x81 if iz == 2 => (i16::from_le_bytes([b[end], b[end + 1]]) as i32, 2),
+                0x81 => (rel32(end), 4),
+                _ => (b[end] as i8 as i32, 1),
+            };
+            let op = match (w && op != 0x80, rm, ext) {
+                (true, QuickRm::Reg(RSP), 0) => stack(Src::Add(RSP, imm), Dst::Reg(RSP)),
+                (true, QuickRm::Reg(RSP), 5) => {
+                    stack(Src::Add(RSP, imm.wrapping_neg()), Dst::Reg(RSP))
+                }
+                (true, QuickRm::Reg(RSP), 4) => stack(Src::And(RSP, imm), Dst::Reg(RSP)),
+                _ => None,
+            };
+            (end + n, Kind::Other, None, op)
+        }
+        0x98 | 0x99 => (i, Kind::Other, None, None),
+        0xa8 => (i + 1, Kind::Other, None, None),
+        0xa9 => (i + iz, Kind::Other, None, None),
+        0xb0..=0xb7 => (i + 1, Kind::Other, None, None),
+        0xb8..=0xbf => (i + if w { 8 } else { iz }, Kind::Other, None, None),
         // Shifts but the `sal` alias; `mov $imm` (/0: not xabort, xbegin);
         // test $imm (/0), not, neg, mul, div; inc and dec (not the indirect
         // branches and push of 0xff).
-        0xc0 | 0xc1 if ext != 6 => (modrm(false, 1)?, Kind::Other, None),
-        0xd0..=0xd3 if ext != 6 => (modrm(false, 0)?, Kind::Other, None),
-        0xc6 if ext == 0 => (modrm(false, 1)?, Kind::Other, None),
-        0xc7 if ext == 0 => (modrm(false, iz)?, Kind::Other, None),
+        0xc0 | 0xc1 if ext != 6 => (modrm(1), Kind::Other, None, None),
+        0xd0..=0xd3 if ext != 6 => (modrm(0), Kind::Other, None, None),
+        0xc6 if ext == 0 => (modrm(1), Kind::Other, None, None),
+        0xc7 if ext == 0 => (modrm(iz), Kind::Other, None, None),
         0xf6 | 0xf7 if ext == 1 => return None,
-        0xf6 if ext == 0 => (modrm(false, 1)?, Kind::Other, None),
-        0xf7 if ext == 0 => (modrm(false, iz)?, Kind::Other, None),
-        0xf6 | 0xf7 => (modrm(false, 0)?, Kind::Other, None),
-        0xfe | 0xff if ext <= 1 => (modrm(false, 0)?, Kind::Other, None),
+        0xf6 if ext == 0 => (modrm(1), Kind::Other, None, None),
+        0xf7 if ext == 0 => (modrm(iz), Kind::Other, None, None),
+        0xf6 | 0xf7 => (modrm(0), Kind::Other, None, None),
+        0xfe | 0xff if ext <= 1 => (modrm(0), Kind::Other, None, None),
         _ if prefixed => return None,
-        0x70..=0x7f => (i + 1, Kind::CondJump, Some(b[i] as i8 as i32)),
-        0xeb => (i + 1, Kind::Jump, Some(b[i] as i8 as i32)),
-        0xe8 => (i + 4, Kind::Call, Some(rel32(i))),
-        0xe9 => (i + 4, Kind::Jump, Some(rel32(i))),
-        0x90 => (i, Kind::Nop, None),
-        0xc3 => (i, Kind::Return, None),
-        0xcc => (i, Kind::Breakpoint, None),
+        0x70..=0x7f => (i + 1, Kind::CondJump, Some(b[i] as i8 as i32), None),
+        0xeb => (i + 1, Kind::Jump, Some(b[i] as i8 as i32), None),
+        0xe8 => (i + 4, Kind::Call, Some(rel32(i)), None),
+        0xe9 => (i + 4, Kind::Jump, Some(rel32(i)), None),
+        0xf3 if b[1..4] == [0x0f, 0x1e, 0xfa] => (4, Kind::Pad(Pad::Endbr64), None, None),
+        0x90 => (i, Kind::Nop, None, None),
+        0xc3 => (i, Kind::Return, None, None),
+        0xcc => (i, Kind::Breakpoint, None, None),
         _ => return None,
     };
-    Some(Quick {
+    // Longer is not an instruction (four prefixes, REX, an immediate).
+    (len <= 15).then_some(Quick {
         len: len as u8,
         kind,
         rel,
-        op: None,
+        op,
     })
 }
 
 impl X86 {
     /// [`Decoder::decode_with_ops`], with [`quick`] (`QUICK`) or iced-x86
     /// alone (the reference the tests hold the quick way to).
+    #[inline(always)]
     fn decode_impl<const QUICK: bool>(
         &self,
         bytes: &[u8],
@@ -955,10 +1022,9 @@ mod tests {
     }
 
     /// ... and on generated encodings: every one-byte opcode and every
-    /// `0f` opcode after each operand-size and REX prefix combination, with
-    /// every ModRM byte (every eighth for the `0f` opcodes [`quick`] leaves
-    /// to iced-x86), SIB bytes, displacements and immediates from a fixed
-    /// seed.
+    /// `0f` opcode after prefixes, with ModRM bytes (every eighth for the
+    /// `0f` opcodes [`quick`] leaves to iced-x86), SIB bytes, displacements
+    /// and immediates from a fixed seed.
     #[test]
     fn quick_decoding_agrees_with_iced_on_generated_encodings() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -974,23 +1040,44 @@ mod tests {
             .map(|op| vec![op])
             .chain((0..=255u8).map(|op2| vec![0x0f, op2]));
         let opcodes: Vec<Vec<u8>> = opcodes.collect();
-        for prefix in 0..34u32 {
-            let pre: Vec<u8> = match prefix {
-                0 => vec![],
-                1 => vec![0x66],
-                2..=17 => vec![0x40 + (prefix - 2) as u8],
-                _ => vec![0x66, 0x40 + (prefix - 18) as u8],
-            };
+        // Operand-size and REX prefixes with every ModRM byte; segment,
+        // repeated, misplaced and other prefixes with every fifth.
+        let mut prefixes: Vec<(Vec<u8>, usize)> = vec![(vec![], 1), (vec![0x66], 1)];
+        for rex in 0x40..=0x4f {
+            prefixes.push((vec![rex], 1));
+            prefixes.push((vec![0x66, rex], 1));
+        }
+        for pre in [
+            &[0x65][..],
+            &[0x65, 0x48],
+            &[0x64, 0x41],
+            &[0x2e],
+            &[0x3e],
+            &[0x26],
+            &[0x36, 0x4c],
+            &[0x66, 0x2e],
+            &[0x66, 0x66, 0x2e],
+            &[0x2e, 0x66, 0x48],
+            &[0x65, 0x65, 0x65, 0x65],
+            &[0x65, 0x65, 0x65, 0x65, 0x48],
+            &[0x48, 0x66],
+            &[0xf3],
+            &[0xf2, 0x48],
+            &[0xf0],
+        ] {
+            prefixes.push((pre.to_vec(), 5));
+        }
+        for (pre, every) in &prefixes {
             for op in &opcodes {
                 let probe = [&pre[..], op, &[0; 16]].concat();
                 let step = if op.len() == 2 && quick(&probe).is_none() {
                     8
                 } else {
-                    1
+                    *every
                 };
                 let mut buf = Vec::new();
                 for modrm in (0..=255u8).step_by(step) {
-                    buf.extend(&pre);
+                    buf.extend(pre);
                     buf.extend(op);
                     buf.push(modrm);
                     buf.extend(next().to_le_bytes());
