@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write a fuzz target's seed corpus from objects, in the layout the target
-reads: check_bytes and seal take the object as it is; load takes an options
+reads: check_bytes, seal and x86_decode take the object as it is; load takes an options
 byte first (each seed a different one); stats_symdiff takes two objects, the
 first's length as 4 little-endian bytes before them (each object paired with
 the next).
@@ -17,7 +17,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     datas = [open(p, "rb").read() for p in objs]
     for i, (p, d) in enumerate(zip(objs, datas)):
-        if target in ("check_bytes", "seal"):
+        if target in ("check_bytes", "seal", "x86_decode"):
             seed = d
         elif target == "load":
             seed = bytes([i % 32]) + d

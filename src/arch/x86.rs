@@ -719,6 +719,41 @@ impl X86 {
     }
 }
 
+/// Where decoding `bytes` (section bytes from `base`) the quick way and
+/// with iced-x86 alone differ: the first instruction or stack operation
+/// that does, described; `None` when they agree. For the tests and the
+/// `x86_decode` fuzz target.
+#[doc(hidden)]
+pub fn quick_differs(bytes: &[u8], base: u64) -> Option<String> {
+    let run = |quick: bool| {
+        let (mut out, mut ops) = (Vec::new(), OpTable::default());
+        if quick {
+            X86.decode_impl::<true>(bytes, base, &mut out, Some(&mut ops));
+        } else {
+            X86.decode_impl::<false>(bytes, base, &mut out, Some(&mut ops));
+        }
+        (out, ops)
+    };
+    let ((q, qo), (r, ro)) = (run(true), run(false));
+    if let Some(k) = (0..q.len().min(r.len())).find(|&k| q[k] != r[k]) {
+        let at = (r[k].offset() - base) as usize;
+        return Some(format!(
+            "quick {:?} but iced-x86 {:?} at {at:#x}: {:02x?}",
+            q[k],
+            r[k],
+            &bytes[at..(at + 15).min(bytes.len())]
+        ));
+    }
+    if q.len() != r.len() {
+        return Some(format!(
+            "{} instructions quick, {} with iced-x86",
+            q.len(),
+            r.len()
+        ));
+    }
+    (qo != ro).then(|| format!("stack operations differ: quick {qo:?}, iced-x86 {ro:?}"))
+}
+
 impl Decoder for X86 {
     fn machine(&self) -> Machine {
         Machine::X86_64
@@ -930,35 +965,13 @@ fn hash_load(ins: &Instruction) -> Option<HashLoad> {
 mod tests {
     use super::*;
 
-    /// Both ways of decoding `bytes`: (instructions, stack operations), and
-    /// how many instructions the quick way told.
-    fn both_ways(bytes: &[u8], base: u64) -> [(Vec<Insn>, OpTable); 2] {
-        let run = |quick: bool| {
-            let (mut out, mut ops) = (Vec::new(), OpTable::default());
-            if quick {
-                X86.decode_impl::<true>(bytes, base, &mut out, Some(&mut ops));
-            } else {
-                X86.decode_impl::<false>(bytes, base, &mut out, Some(&mut ops));
-            }
-            (out, ops)
-        };
-        [run(true), run(false)]
-    }
-
     /// Asserts both ways agree: (instructions, told quickly).
     fn assert_same(bytes: &[u8], base: u64, what: &str) -> (usize, usize) {
-        let [(q, qo), (r, ro)] = both_ways(bytes, base);
-        if let Some(k) = (0..q.len().min(r.len())).find(|&k| q[k] != r[k]) {
-            let at = r[k].offset() - base;
-            panic!(
-                "{what}: quick {:?} but iced-x86 {:?} at {at:#x}: {:02x?}",
-                q[k],
-                r[k],
-                &bytes[at as usize..(at as usize + 15).min(bytes.len())]
-            );
+        if let Some(d) = quick_differs(bytes, base) {
+            panic!("{what}: {d}");
         }
-        assert_eq!(q.len(), r.len(), "{what}");
-        assert_eq!(qo, ro, "{what}: stack operations");
+        let mut r = Vec::new();
+        X86.decode_impl::<false>(bytes, base, &mut r, None);
         let told = r
             .iter()
             .filter(|i| quick(&bytes[(i.offset() - base) as usize..]).is_some())
