@@ -2069,9 +2069,9 @@ fn walk_root_from(
         .own
         .chunks(64)
         .map(|c| {
-            c.iter().enumerate().fold(0u64, |bits, (b, r)| {
-                bits | (u64::from(r.cfi != NO_CFI) << b)
-            })
+            c.iter()
+                .rev()
+                .fold(0u64, |bits, r| bits << 1 | u64::from(r.cfi != NO_CFI))
         })
         .collect();
     reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));

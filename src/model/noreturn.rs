@@ -74,6 +74,11 @@ impl<'a> Model<'a> {
     /// Whether the direct call at index `i` never returns.
     pub fn call_is_noreturn(&self, code: &SectionCode, i: usize) -> bool {
         let (dest, link) = code.dest_link(i);
+        self.goes_to_noreturn(dest, link)
+    }
+
+    /// [`Model::call_is_noreturn`] from the call's destination and link.
+    pub(super) fn goes_to_noreturn(&self, dest: Dest, link: Option<usize>) -> bool {
         match dest {
             Dest::External { sym } => self.listed_noreturn[sym],
             Dest::Local { .. } => link.is_some_and(|c| self.function_noreturn(c)),

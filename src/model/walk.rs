@@ -406,7 +406,7 @@ impl<'m, 'a> Walker<'m, 'a> {
             None if matches!(dest, Dest::External { .. }) => self.callee(dest),
             None => return None,
         };
-        (!self.m.call_is_noreturn(code, i)).then_some(callee)
+        (!self.m.goes_to_noreturn(dest, link)).then_some(callee)
     }
 
     /// A return, or a jump to an undefined return thunk.
