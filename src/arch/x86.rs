@@ -725,6 +725,11 @@ impl X86 {
 /// `x86_decode` fuzz target.
 #[doc(hidden)]
 pub fn quick_differs(bytes: &[u8], base: u64) -> Option<String> {
+    quick_vs_iced(bytes, base).0
+}
+
+/// [`quick_differs`], and iced-x86's instructions.
+fn quick_vs_iced(bytes: &[u8], base: u64) -> (Option<String>, Vec<Insn>) {
     let run = |quick: bool| {
         let (mut out, mut ops) = (Vec::new(), OpTable::default());
         if quick {
@@ -735,23 +740,24 @@ pub fn quick_differs(bytes: &[u8], base: u64) -> Option<String> {
         (out, ops)
     };
     let ((q, qo), (r, ro)) = (run(true), run(false));
-    if let Some(k) = (0..q.len().min(r.len())).find(|&k| q[k] != r[k]) {
+    let differs = if let Some(k) = (0..q.len().min(r.len())).find(|&k| q[k] != r[k]) {
         let at = (r[k].offset() - base) as usize;
-        return Some(format!(
+        Some(format!(
             "quick {:?} but iced-x86 {:?} at {at:#x}: {:02x?}",
             q[k],
             r[k],
             &bytes[at..(at + 15).min(bytes.len())]
-        ));
-    }
-    if q.len() != r.len() {
-        return Some(format!(
+        ))
+    } else if q.len() != r.len() {
+        Some(format!(
             "{} instructions quick, {} with iced-x86",
             q.len(),
             r.len()
-        ));
-    }
-    (qo != ro).then(|| format!("stack operations differ: quick {qo:?}, iced-x86 {ro:?}"))
+        ))
+    } else {
+        (qo != ro).then(|| format!("stack operations differ: quick {qo:?}, iced-x86 {ro:?}"))
+    };
+    (differs, r)
 }
 
 impl Decoder for X86 {
@@ -967,11 +973,10 @@ mod tests {
 
     /// Asserts both ways agree: (instructions, told quickly).
     fn assert_same(bytes: &[u8], base: u64, what: &str) -> (usize, usize) {
-        if let Some(d) = quick_differs(bytes, base) {
+        let (differs, r) = quick_vs_iced(bytes, base);
+        if let Some(d) = differs {
             panic!("{what}: {d}");
         }
-        let mut r = Vec::new();
-        X86.decode_impl::<false>(bytes, base, &mut r, None);
         let told = r
             .iter()
             .filter(|i| quick(&bytes[(i.offset() - base) as usize..]).is_some())
