@@ -908,15 +908,23 @@ impl Decoder for Arm64 {
             } else if self.kcfi_hash_load(c).is_some() {
                 insn = insn.with_kcfi_hash_load();
             }
+            let mut straight = true;
             if let Some(t) = table.as_deref_mut() {
                 let before = t.len();
+                let mut push = |op| {
+                    straight &= matches!(op, StateOp::Stack { .. });
+                    t.push(off, op);
+                };
                 match consts.sp_adjust(w) {
-                    Some(op) => t.push(off, op),
-                    None => ops(w, |op| t.push(off, op)),
+                    Some(op) => push(op),
+                    None => ops(w, push),
                 }
                 if t.len() > before {
-                    insn = insn.with_ops();
+                    insn = insn.with_ops_at(before);
                 }
+            }
+            if straight {
+                insn = insn.straight();
             }
             consts.step(w, kind);
             out.push(insn);

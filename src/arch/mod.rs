@@ -188,10 +188,11 @@ impl Insn {
     const HAS_OPS: u8 = 1;
     /// `target` holds the index of its first [`OpTable`] entry.
     const OPS_AT: u8 = 2;
-    /// Straight-line code for the walks (set by the model): no control
-    /// flow of its own, no table or annotation names it, the next
-    /// instruction follows it without a gap, and its operations (if any)
-    /// are stack operations only.
+    /// Straight-line code for the walks: no control flow of its own and
+    /// its operations (if any) stack operations only (set by the decoder,
+    /// [`Insn::straight`]), the next instruction follows it without a gap
+    /// and no table or annotation names it (taken back by the model where
+    /// not).
     const PLAIN: u8 = 4;
     /// The trap a kCFI check jumps over ([`Decoder::kcfi_trap`]), told at
     /// decode: asked later from the bytes, every WARN's `ud2` in vmlinux.o
@@ -216,9 +217,21 @@ impl Insn {
             flags: 0,
         }
     }
-    /// Marks the instruction as having entries in its section's [`OpTable`].
-    pub fn with_ops(mut self) -> Insn {
+    /// Marks the instruction as having entries in its section's
+    /// [`OpTable`], from entry `index` on ([`Insn::ops_index`]).
+    pub fn with_ops_at(mut self, index: usize) -> Insn {
         self.flags |= Self::HAS_OPS;
+        self.set_ops_index(index);
+        self
+    }
+    /// Marks the instruction straight-line code ([`Insn::is_plain`]) if
+    /// its kind has no control flow of its own; for a decoder, once it
+    /// knows the instruction's operations are stack operations only.
+    #[inline]
+    pub fn straight(mut self) -> Insn {
+        if matches!(self.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) {
+            self.flags |= Self::PLAIN;
+        }
         self
     }
     pub fn with_kcfi_trap(mut self) -> Insn {
@@ -283,6 +296,30 @@ impl Insn {
         {
             self.target = i;
             self.flags |= Self::OPS_AT;
+        }
+    }
+    /// Forgets what the decoder said beyond the instruction itself (where
+    /// its operations start, straight-line code): for tests of the passes
+    /// that used to tell.
+    #[cfg(test)]
+    pub fn forget_index(&mut self) {
+        if self.flags & Self::OPS_AT != 0 {
+            self.target = Self::NO_TARGET;
+        }
+        self.flags &= !(Self::OPS_AT | Self::PLAIN);
+    }
+    /// Moves the recorded [`Insn::ops_index`] `base` entries on (its table
+    /// was appended after `base` others); forgets it if it no longer fits.
+    pub fn rebase_ops_index(&mut self, base: usize) {
+        if self.flags & Self::OPS_AT == 0 {
+            return;
+        }
+        match u32::try_from(self.target as usize + base) {
+            Ok(i) if i < Self::FAR_TARGET => self.target = i,
+            _ => {
+                self.target = Self::NO_TARGET;
+                self.flags &= !Self::OPS_AT;
+            }
         }
     }
     pub fn offset(&self) -> u64 {
@@ -433,7 +470,10 @@ pub trait Decoder: Sync {
         self.decode_with_ops(bytes, base, out, None)
     }
     /// [`Decoder::decode`], also recording each instruction's [`Op`]s in
-    /// `ops` (and marking the instruction [`Insn::has_ops`]).
+    /// `ops` (and marking the instruction [`Insn::has_ops`], with where they
+    /// start, [`Insn::with_ops_at`]). Each instruction whose operations are
+    /// stack operations only is marked [`Insn::straight`]. The instructions
+    /// follow one another without gaps.
     fn decode_with_ops(
         &self,
         bytes: &[u8],

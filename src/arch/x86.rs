@@ -655,10 +655,11 @@ impl X86 {
             if QUICK && let Some(q) = quick(&bytes[pos..]) {
                 let end = offset + u64::from(q.len);
                 let target = q.rel.map(|d| end.wrapping_add(d as i64 as u64));
-                let mut insn = Insn::new(offset, q.len, q.kind, target);
+                // Its operation, if any, is a stack operation.
+                let mut insn = Insn::new(offset, q.len, q.kind, target).straight();
                 if let (Some(op), Some(t)) = (q.op, ops.as_deref_mut()) {
+                    insn = insn.with_ops_at(t.len());
                     t.push(offset, op);
-                    insn = insn.with_ops();
                 }
                 out.push(insn);
                 pos += usize::from(q.len);
@@ -707,12 +708,19 @@ impl X86 {
                     insn = insn.with_kcfi_hash_load();
                 }
             }
+            let mut straight = true;
             if may_stack && let Some(t) = ops.as_deref_mut() {
                 let before = t.len();
-                stack_ops(&ins, |op| t.push(offset, op));
+                stack_ops(&ins, |op| {
+                    straight &= matches!(op, Op::Stack { .. });
+                    t.push(offset, op);
+                });
                 if t.len() > before {
-                    insn = insn.with_ops();
+                    insn = insn.with_ops_at(before);
                 }
+            }
+            if straight {
+                insn = insn.straight();
             }
             out.push(insn);
         }

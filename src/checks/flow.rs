@@ -1737,8 +1737,14 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
 /// (they are walked from their parent otherwise).
 fn roots(m: &Model) -> Vec<(usize, bool)> {
     let mut entered: FxHashSet<usize> = FxHashSet::default();
-    let any_cold = m.functions.iter().any(|f| is_cold(f.name));
-    for f in m.functions.iter().filter(|f| any_cold && !is_cold(f.name)) {
+    let cold: Vec<bool> = m.functions.iter().map(|f| is_cold(f.name)).collect();
+    let any_cold = cold.contains(&true);
+    for (f, _) in m
+        .functions
+        .iter()
+        .zip(&cold)
+        .filter(|(_, c)| any_cold && !**c)
+    {
         let Some(code) = m.section_code(f.section) else {
             continue;
         };
@@ -1750,17 +1756,14 @@ fn roots(m: &Model) -> Vec<(usize, bool)> {
             if let Dest::Local { section, offset } = code.dest(i)
                 && !(section == f.section && offset >= f.start && offset < f.end)
                 && let Some(g) = m.function_containing(section, offset)
-                && is_cold(m.functions[g].name)
+                && cold[g]
             {
                 entered.insert(g);
             }
         }
     }
     (0..m.functions.len())
-        .filter_map(|i| {
-            let cold = is_cold(m.functions[i].name);
-            (!cold || !entered.contains(&i)).then_some((i, cold))
-        })
+        .filter_map(|i| (!cold[i] || !entered.contains(&i)).then_some((i, cold[i])))
         .collect()
 }
 

@@ -30,10 +30,8 @@ pub(super) fn decode_section(
     let segments = segments(obj, sec, cuts);
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
-    let (mut insns, ops) = decode_segments(dec, data, &segments, piece);
-    // Whether the section has a system call at all is learnt in the same
-    // parallel pass (a pass of its own over vmlinux.o's .text: 3 ms, one thread).
-    if index_ops(&mut insns, &ops) {
+    let (mut insns, ops, syscall) = decode_segments(dec, data, &segments, piece);
+    if syscall {
         mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
     }
     let mut code = SectionCode {
@@ -78,15 +76,17 @@ fn segments(obj: &Object, sec: usize, cuts: &[u64]) -> Vec<(u64, u64)> {
     out
 }
 
-/// Decode `segments` of `data` in order, with their state operations; with
-/// `piece`, on several threads in pieces of about that many bytes (each a
-/// run of whole segments), with the same result.
+/// Decode `segments` of `data` in order, with their state operations
+/// (instructions straight-line code only if the next follows without a
+/// gap, [`settle_last`]); with `piece`, on several
+/// threads in pieces of about that many bytes (each a run of whole
+/// segments), with the same result. Whether any is a [`Kind::Syscall`].
 fn decode_segments(
     dec: &dyn Decoder,
     data: &[u8],
     segments: &[(u64, u64)],
     piece: Option<u64>,
-) -> (Vec<Insn>, OpTable) {
+) -> (Vec<Insn>, OpTable, bool) {
     // A piece's buffers, reused: a fresh one per piece faulted in 60 MB
     // on vmlinux.o (one copy of its instructions again), each page costing
     // a fault and each unmap an interrupt of the other threads.
@@ -95,18 +95,29 @@ fn decode_segments(
         let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
         let (mut out, mut ops) = crate::lock(&spare).pop().unwrap_or_default();
         out.reserve(bytes as usize / dec.typical_insn_len() + 16);
+        let mut syscall = false;
         for &(from, to) in segments {
+            let first = out.len();
             dec.decode_with_ops(
                 &data[from as usize..to as usize],
                 from,
                 &mut out,
                 Some(&mut ops),
             );
+            syscall |= out[first..].iter().any(|i| i.kind == Kind::Syscall);
+            if let (Some(k), Some(next)) = (first.checked_sub(1), out.get(first)) {
+                let next = next.offset();
+                settle_last(&mut out[k], Some(next));
+            }
         }
-        (out, ops)
+        (out, ops, syscall)
     };
     let Some(piece) = piece else {
-        return decode(segments);
+        let (mut out, ops, syscall) = decode(segments);
+        if let Some(last) = out.last_mut() {
+            settle_last(last, None);
+        }
+        return (out, ops, syscall);
     };
     let mut pieces = Vec::new();
     let (mut first, mut bytes) = (0, 0);
@@ -126,7 +137,7 @@ fn decode_segments(
     // pieces to end (waves cost vmlinux.o's .text a tenth of its decode).
     let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let all = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
-    let out = std::sync::Mutex::new((all, OpTable::default()));
+    let out = std::sync::Mutex::new((all, OpTable::default(), false));
     let commit = std::sync::Mutex::new(Commit {
         next: 0,
         ready: (0..pieces.len()).map(|_| None).collect(),
@@ -159,10 +170,21 @@ fn decode_segments(
             drop(c);
             {
                 let mut out = crate::lock(&out);
-                let (all, ops) = &mut *out;
-                for (mut p, mut o) in run {
+                let (all, ops, syscall) = &mut *out;
+                for (mut p, mut o, s) in run {
+                    // The piece's operations were numbered from 0.
+                    let (from, base) = (all.len(), ops.len());
+                    if let (Some(k), Some(next)) = (from.checked_sub(1), p.first()) {
+                        settle_last(&mut all[k], Some(next.offset()));
+                    }
                     all.extend_from_slice(&p);
+                    if base > 0 {
+                        for ins in &mut all[from..] {
+                            ins.rebase_ops_index(base);
+                        }
+                    }
                     ops.append(&mut o);
+                    *syscall |= s;
                     p.clear();
                     crate::lock(&spare).push((p, o));
                 }
@@ -176,18 +198,21 @@ fn decode_segments(
         }
         work();
     });
-    let (mut all, ops) = out
+    let (mut all, ops, syscall) = out
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(last) = all.last_mut() {
+        settle_last(last, None);
+    }
     all.shrink_to_fit();
-    (all, ops)
+    (all, ops, syscall)
 }
 
 /// Decoded pieces waiting to be appended in order.
 struct Commit {
     /// The first piece not yet appended.
     next: usize,
-    ready: Vec<Option<(Vec<Insn>, OpTable)>>,
+    ready: Vec<Option<(Vec<Insn>, OpTable, bool)>>,
     /// A thread is appending.
     busy: bool,
 }
@@ -227,51 +252,13 @@ fn mark_noreturn_syscalls(
     }
 }
 
-/// Each instruction with operations learns where they start in `ops`, so
-/// the walks find them without a search, and whether it is straight-line
-/// code ([`Insn::is_plain`]; the special tables may still take that back).
-/// Whether any is a [`Kind::Syscall`] (which is not plain, nor is what
-/// [`mark_noreturn_syscalls`] turns it into).
-fn index_ops(insns: &mut [Insn], ops: &OpTable) -> bool {
-    let offs = ops.offsets();
-    // Where the instruction after each run starts (none after the last).
-    let after: Vec<u64> = insns
-        .chunks(INDEX_CHUNK)
-        .skip(1)
-        .map(|c| c[0].offset())
-        .chain([u64::MAX])
-        .collect();
-    insns
-        .par_chunks_mut(INDEX_CHUNK)
-        .with_min_len(4)
-        .zip(after)
-        .map(|(run, after)| {
-            let mut next = after;
-            let mut syscall = false;
-            for ins in run.iter_mut().rev() {
-                syscall |= ins.kind == Kind::Syscall;
-                let plain =
-                    matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) && next == ins.end();
-                next = ins.offset();
-                ins.set_plain(plain);
-            }
-            let mut k = offs.partition_point(|&o| u64::from(o) < run[0].offset());
-            for ins in run.iter_mut().filter(|i| i.has_ops()) {
-                while k < offs.len() && u64::from(offs[k]) < ins.offset() {
-                    k += 1;
-                }
-                ins.set_ops_index(k);
-                if ins.is_plain()
-                    && !ops
-                        .from_index(k, ins.offset())
-                        .all(|op| matches!(op, crate::arch::Op::Stack { .. }))
-                {
-                    ins.set_plain(false);
-                }
-            }
-            syscall
-        })
-        .reduce(|| false, |a, b| a || b)
+/// The last instruction of a decoder's run, once the instruction after it
+/// (`next`, its offset) is known: straight-line code ([`Insn::straight`])
+/// only if that follows without a gap.
+fn settle_last(last: &mut Insn, next: Option<u64>) {
+    if next != Some(last.end()) {
+        last.set_plain(false);
+    }
 }
 
 /// See [`SectionCode::pages`].
@@ -536,6 +523,50 @@ mod tests {
         );
     }
 
+    /// The former pass over a whole section after decoding (the one the
+    /// indexing during decoding replaced): the oracle for it.
+    fn index_ops(insns: &mut [Insn], ops: &OpTable) -> bool {
+        let offs = ops.offsets();
+        // Where the instruction after each run starts (none after the last).
+        let after: Vec<u64> = insns
+            .chunks(INDEX_CHUNK)
+            .skip(1)
+            .map(|c| c[0].offset())
+            .chain([u64::MAX])
+            .collect();
+        insns
+            .par_chunks_mut(INDEX_CHUNK)
+            .with_min_len(4)
+            .zip(after)
+            .map(|(run, after)| {
+                let mut next = after;
+                let mut syscall = false;
+                for ins in run.iter_mut().rev() {
+                    syscall |= ins.kind == Kind::Syscall;
+                    let plain = matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_))
+                        && next == ins.end();
+                    next = ins.offset();
+                    ins.set_plain(plain);
+                }
+                let mut k = offs.partition_point(|&o| u64::from(o) < run[0].offset());
+                for ins in run.iter_mut().filter(|i| i.has_ops()) {
+                    while k < offs.len() && u64::from(offs[k]) < ins.offset() {
+                        k += 1;
+                    }
+                    ins.set_ops_index(k);
+                    if ins.is_plain()
+                        && !ops
+                            .from_index(k, ins.offset())
+                            .all(|op| matches!(op, crate::arch::Op::Stack { .. }))
+                    {
+                        ins.set_plain(false);
+                    }
+                }
+                syscall
+            })
+            .reduce(|| false, |a, b| a || b)
+    }
+
     /// Pieces decoded on several threads give what one pass gives, on real
     /// modules of both arches cut at their function boundaries.
     #[test]
@@ -552,6 +583,8 @@ mod tests {
         for path in [
             "testdata/real/x86_64/evdev.ko",
             "testdata/real/arm64/nf_conntrack_tftp.ko",
+            // kCFI: a type hash (`$d`) before every function, between code.
+            "testdata/landing/real/kbuild-arm64/cgroup.o",
         ] {
             let bytes = std::fs::read(path).unwrap();
             let obj = Object::parse(&bytes).unwrap();
@@ -567,8 +600,26 @@ mod tests {
                 cuts.sort_unstable();
                 let segments = segments(&obj, s.index, &cuts);
                 let data = obj.section_data(s.index);
-                let (mut one, one_ops) = decode_segments(dec, data, &segments, None);
+                let (one, one_ops, _) = decode_segments(dec, data, &segments, None);
                 assert!(!one.is_empty() || s.size == 0);
+                // Indexed as the former pass over the whole section did,
+                // also with gaps between the segments (every other one left
+                // out), whole or in pieces.
+                let gapped: Vec<_> = segments.iter().copied().step_by(2).collect();
+                for segs in [&segments, &gapped] {
+                    let (mut raw, mut raw_ops) = (Vec::new(), OpTable::default());
+                    for &(from, to) in segs.iter() {
+                        let bytes = &data[from as usize..to as usize];
+                        dec.decode_with_ops(bytes, from, &mut raw, Some(&mut raw_ops));
+                    }
+                    raw.iter_mut().for_each(Insn::forget_index);
+                    let syscall = index_ops(&mut raw, &raw_ops);
+                    for piece in [None, Some(1), Some(64)] {
+                        let got = decode_segments(dec, data, segs, piece);
+                        assert_eq!(got.2, syscall);
+                        assert!(raw == got.0, "{path} {} {piece:?}", s.name);
+                    }
+                }
                 let one_ops: Vec<_> = one_ops.iter().collect();
                 // Pieces finish out of order on more threads than cores.
                 for (piece, pool) in [1, 64, 1000]
@@ -576,15 +627,14 @@ mod tests {
                     .zip(&pools)
                     .chain([(1, &pools[0])])
                 {
-                    let (pieced, ops) =
+                    let (pieced, ops, _) =
                         pool.install(|| decode_segments(dec, data, &segments, Some(piece)));
                     assert!(one == pieced, "{path} {} piece {piece}", s.name);
                     assert!(one_ops == ops.iter().collect::<Vec<_>>());
                 }
                 // The model's own instructions are the same ones.
                 if let Some(code) = m.section_code(s.index) {
-                    let ops = decode_segments(dec, data, &segments, None).1;
-                    index_ops(&mut one, &ops);
+                    let mut one = one.clone();
                     // Marked instructions are not plain (Special::unmark_plain).
                     for (k, ins) in one.iter_mut().enumerate() {
                         if m.special().at(s.index, k, ins.offset()).is_some() {
