@@ -450,8 +450,10 @@ fn quick_rm(b: &[u8; 16], i: usize, rex: u8) -> (usize, u8, QuickRm) {
 /// after operand-size, segment and REX prefixes, the ALU, `mov`, `lea`,
 /// `test`, shift, `movzx`, `cmov`, `setcc`, `imul`, push and pop forms,
 /// NOPs, ENDBR64, direct branches, `ret` and `int3` (most of a kernel
-/// object's instructions). All else, kCFI's checks, and the last 15 bytes
-/// of a range return `None` and go through iced-x86. The stack operations
+/// object's instructions). All else and kCFI's checks return `None` and go
+/// through iced-x86. `b` is 16 bytes or more; an instruction is told from
+/// its own bytes only (the last of a range is told from them zero-padded,
+/// and kept if it ends in the range). The stack operations
 /// are [`stack_ops`]' for the same instruction: tests hold this to
 /// iced-x86 and `stack_ops` on every fixture and on generated encodings
 /// (and, ignored, on the module corpus).
@@ -647,12 +649,23 @@ impl X86 {
         out: &mut Vec<Insn>,
         mut ops: Option<&mut OpTable>,
     ) {
-        let mut dec = IcedDecoder::with_ip(64, bytes, base, DecoderOptions::NONE);
+        // Made when first needed: most ranges (a function each) need none.
+        let mut iced: Option<IcedDecoder> = None;
         let mut ins = Instruction::default();
         let mut pos = 0;
         while pos < bytes.len() {
             let offset = base + pos as u64;
-            if QUICK && let Some(q) = quick(&bytes[pos..]) {
+            let rest = &bytes[pos..];
+            let q = match QUICK {
+                false => None,
+                true if rest.len() >= 16 => quick(rest),
+                true => {
+                    let mut padded = [0u8; 16];
+                    padded[..rest.len()].copy_from_slice(rest);
+                    quick(&padded).filter(|q| usize::from(q.len) <= rest.len())
+                }
+            };
+            if let Some(q) = q {
                 let end = offset + u64::from(q.len);
                 let target = q.rel.map(|d| end.wrapping_add(d as i64 as u64));
                 // Its operation, if any, is a stack operation.
@@ -665,6 +678,8 @@ impl X86 {
                 pos += usize::from(q.len);
                 continue;
             }
+            let dec = iced
+                .get_or_insert_with(|| IcedDecoder::with_ip(64, bytes, base, DecoderOptions::NONE));
             if dec.position() != pos {
                 // Always in range: `pos` is below the length.
                 let _ = dec.set_position(pos);
@@ -1101,16 +1116,26 @@ mod tests {
                 } else {
                     *every
                 };
+                let what = format!("prefix {pre:02x?} opcode {op:02x?}");
                 let mut buf = Vec::new();
                 for modrm in (0..=255u8).step_by(step) {
+                    let start = buf.len();
                     buf.extend(pre);
                     buf.extend(op);
                     buf.push(modrm);
                     buf.extend(next().to_le_bytes());
+                    // Cut short, alone, as the last bytes of a range: the
+                    // quick way reads them zero-padded (RIP-relative, SIB
+                    // with 8- and 32-bit displacements, a register).
+                    if *every == 1 && matches!(modrm, 0x05 | 0x44 | 0x84 | 0xe4) {
+                        for cut in start + 1..buf.len() {
+                            let what = format!("{what} modrm {modrm:02x} cut to {}", cut - start);
+                            assert_same(&buf[start..cut], 0x1000, &what);
+                        }
+                    }
                     // Each case starts where the last one is sure to end.
                     buf.extend([0xcc; 16]);
                 }
-                let what = format!("prefix {pre:02x?} opcode {op:02x?}");
                 told += assert_same(&buf, 0x1000, &what).1;
             }
         }
