@@ -445,6 +445,21 @@ fn quick_rm(b: &[u8; 16], i: usize, rex: u8) -> (usize, u8, QuickRm) {
     (j + n, reg, mem(base, false, false, disp(n, j)))
 }
 
+/// Where the ModRM operand at `b[i]` ends: [`quick_rm`]'s end, without a
+/// branch (most instructions need only their length, and the forms of
+/// ModRM and SIB vary from one instruction to the next).
+#[inline(always)]
+fn rm_end(b: &[u8; 16], i: usize) -> usize {
+    const DISP: [u8; 4] = [0, 1, 4, 0];
+    let m = b[i];
+    let (md, rm) = (m >> 6, m & 7);
+    let sib = md != 3 && rm == 4;
+    // A SIB byte with no base takes a 32-bit displacement, as `disp32` does
+    // (mod 00, r/m 101: RIP-relative).
+    let disp32 = md == 0 && (rm == 5 || sib && b[i + 1] & 7 == 5);
+    i + 1 + usize::from(sib) + usize::from(DISP[usize::from(md)]) + 4 * usize::from(disp32)
+}
+
 /// The common instructions, told without iced-x86 (which costs most of
 /// decoding) with their length, kind, branch target and stack operation:
 /// after operand-size, segment and REX prefixes, the ALU, `mov`, `lea`,
@@ -481,14 +496,14 @@ fn quick(b: &[u8]) -> Option<Quick> {
     let iz = if w || !p66 { 4 } else { 2 };
     // The ModRM byte, if any, is at `b[i]`.
     let ext = (b[i] >> 3) & 7;
-    let modrm = |imm: usize| quick_rm(b, i, rex).0 + imm;
+    let modrm = |imm: usize| rm_end(b, i) + imm;
     let rel32 = |at: usize| i32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
     let stack = |src, dst| Some(Op::Stack { src, dst });
     let (len, kind, rel, op) = match op {
         0x0f => {
             let at = i + 1;
             let ext = (b[at] >> 3) & 7;
-            let modrm = || quick_rm(b, at, rex).0;
+            let modrm = || rm_end(b, at);
             match b[i] {
                 0x80..=0x8f if !prefixed => (at + 4, Kind::CondJump, Some(rel32(at)), None),
                 0x1f if ext == 0 => (modrm(), Kind::Nop, None, None),
@@ -1140,6 +1155,19 @@ mod tests {
             }
         }
         assert!(told > 500_000, "{told} told quickly");
+    }
+
+    /// The branchless length of a ModRM operand is [`quick_rm`]'s, for
+    /// every ModRM and SIB byte.
+    #[test]
+    fn modrm_lengths_without_branches() {
+        for m in 0..=255u8 {
+            for sib in 0..=255u8 {
+                let mut b = [0u8; 16];
+                (b[3], b[4]) = (m, sib);
+                assert_eq!(rm_end(&b, 3), quick_rm(&b, 3, 0).0, "{m:02x} {sib:02x}");
+            }
+        }
     }
 
     fn kinds(bytes: &[u8]) -> Vec<Kind> {
