@@ -175,9 +175,18 @@ pub struct Checking {
 /// file for all; else each input's nearest `objlint.toml` above it (as ruff
 /// and git find theirs), or the run's when there is none above it.
 pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> {
+    prepare_with(o, paths, setup(o)?)
+}
+
+/// [`prepare`], with the run's own setup ([`setup`]) already made.
+pub fn prepare_with(
+    o: &CheckOptions,
+    paths: &[PathBuf],
+    run_setup: Setup,
+) -> Result<Checking, String> {
     let (inputs, walk_errors) = input::expand(paths);
     let run = run_config(o);
-    let mut setups = vec![setup_from(o, run.as_deref())?];
+    let mut setups = vec![run_setup];
     let mut which = vec![0u32; inputs.len()];
     if o.config.is_none() {
         let cwd = std::env::current_dir().unwrap_or_default();

@@ -173,13 +173,15 @@ pub fn options(a: &CheckArgs) -> CheckOptions {
 pub(crate) fn run(a: CheckArgs) -> i32 {
     let t0 = Instant::now();
     let o = options(&a);
-    // A bad config is an error before anything is read.
-    if let Err(e) = driver::setup(&o) {
-        return usage_error(&e);
-    }
+    // The pool first: the rules are parsed on it.
     if let Err(e) = driver::set_jobs(a.jobs) {
         return usage_error(&e);
     }
+    // A bad config is an error before anything is read.
+    let run_setup = match driver::setup(&o) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e),
+    };
     if a.timings {
         timing::enable();
     }
@@ -190,7 +192,7 @@ pub(crate) fn run(a: CheckArgs) -> i32 {
         },
         None => None,
     };
-    let run = match driver::prepare(&o, &a.paths) {
+    let run = match driver::prepare_with(&o, &a.paths, run_setup) {
         Ok(x) => x,
         Err(e) => return usage_error(&e),
     };
