@@ -19,7 +19,6 @@ use goblin::elf::section_header::{
     SHF_ALLOC, SHF_EXECINSTR, SHT_NOBITS, SHT_REL, SHT_RELA, SHT_SYMTAB, SHT_SYMTAB_SHNDX,
     SectionHeader,
 };
-use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -315,7 +314,8 @@ pub struct Object<'a> {
     wide_addends: Vec<i64>,
     reloc_sections: Vec<Vec<usize>>,
     mapping: Vec<Vec<(u64, Mapping)>>,
-    by_name: HashMap<String, Vec<usize>>,
+    /// Section indices by name, then index: those of one name are a run.
+    by_name: Vec<usize>,
     /// Bytes compressed sections may still uncompress to (see
     /// [`compressed::contents`]): one budget for the whole object.
     pub(crate) inflate_budget: std::sync::atomic::AtomicU64,
@@ -531,7 +531,7 @@ impl<'a> Object<'a> {
             wide_addends: Vec::new(),
             reloc_sections: vec![Vec::new(); sections.len()],
             mapping: vec![Vec::new(); sections.len()],
-            by_name: HashMap::default(),
+            by_name: Vec::new(),
             symbols: Vec::new(),
             sections,
             inflate_budget: compressed::budget(data).into(),
@@ -550,9 +550,10 @@ impl<'a> Object<'a> {
         obj.symbols = symbols?;
         obj.take_relocs(relocs?)?;
         obj.read_mapping_symbols();
-        for s in &obj.sections {
-            obj.by_name.entry(s.name.clone()).or_default().push(s.index);
-        }
+        // Sorted, not hashed: a map cost two allocations a section.
+        let mut by_name: Vec<usize> = (0..obj.sections.len()).collect();
+        by_name.sort_by(|&a, &b| obj.sections[a].name.cmp(&obj.sections[b].name));
+        obj.by_name = by_name;
         Ok(obj)
     }
 
@@ -901,7 +902,10 @@ impl<'a> Object<'a> {
 
     /// Sections with this exact name (several may share one).
     pub fn sections_named(&self, name: &str) -> &[usize] {
-        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+        let of = |i: &usize| self.sections[*i].name.as_str();
+        let lo = self.by_name.partition_point(|i| of(i) < name);
+        let n = self.by_name[lo..].partition_point(|i| of(i) == name);
+        &self.by_name[lo..lo + n]
     }
 
     /// arm64 mapping symbols of a section, sorted by offset. Empty on x86.
@@ -1153,5 +1157,42 @@ mod tests {
         let ty = |t| Reloc::new(0, t, 0, 0, &mut Vec::new()).map(|r| r.r_type());
         assert_eq!(ty(1032), Some(1032));
         assert_eq!(ty(0x1_0002), Some(R_TYPE_UNKNOWN));
+    }
+}
+#[cfg(test)]
+mod by_name_tests {
+    use super::*;
+
+    /// Sections looked up by name come out as a scan of every section
+    /// finds them, in index order, on every object the tests have (groups
+    /// and sections of the same name among them).
+    #[test]
+    fn sections_by_name_as_a_scan_finds_them() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata"));
+        let (inputs, _) = crate::input::expand(&[dir.to_path_buf()]);
+        let (mut objects, mut repeated) = (0, 0);
+        for input in inputs.iter() {
+            let Ok(l) = crate::input::load(&input.path) else {
+                continue;
+            };
+            for (_, r) in &l.members {
+                let Ok(o) = Object::parse(&l.bytes[r.clone()]) else {
+                    continue;
+                };
+                objects += 1;
+                for s in &o.sections {
+                    let scan: Vec<usize> = (0..o.sections.len())
+                        .filter(|&i| o.sections[i].name == s.name)
+                        .collect();
+                    repeated += usize::from(scan.len() > 1);
+                    assert_eq!(o.sections_named(&s.name), scan, "{}", input.path.display());
+                }
+                assert!(o.sections_named("no such section").is_empty());
+            }
+        }
+        assert!(
+            objects > 100 && repeated > 0,
+            "{objects} objects, {repeated} repeated names"
+        );
     }
 }
