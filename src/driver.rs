@@ -173,17 +173,9 @@ pub struct Checking {
 
 /// Find the inputs under `paths` and the setup of each: with `config`, that
 /// file for all; else each input's nearest `objlint.toml` above it (as ruff
-/// and git find theirs), or the run's when there is none above it.
-pub fn prepare(o: &CheckOptions, paths: &[PathBuf]) -> Result<Checking, String> {
-    prepare_with(o, paths, setup(o)?)
-}
-
-/// [`prepare`], with the run's own setup ([`setup`]) already made.
-pub fn prepare_with(
-    o: &CheckOptions,
-    paths: &[PathBuf],
-    run_setup: Setup,
-) -> Result<Checking, String> {
+/// and git find theirs), or the run's (`run_setup`, made by [`setup`]) when
+/// there is none above it.
+pub fn prepare(o: &CheckOptions, paths: &[PathBuf], run_setup: Setup) -> Result<Checking, String> {
     let (inputs, walk_errors) = input::expand(paths);
     let run = run_config(o);
     let mut setups = vec![run_setup];

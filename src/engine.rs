@@ -741,6 +741,7 @@ const MAIL_BATCH: usize = 32;
 /// at most this late.
 const MAIL_WAIT: std::time::Duration = std::time::Duration::from_millis(10);
 
+/// What a worker hands back: an input's result, or the panic of its work.
 enum Done<T> {
     Input(usize, T),
     Panicked(Box<dyn std::any::Any + Send>),

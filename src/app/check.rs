@@ -192,7 +192,7 @@ pub(crate) fn run(a: CheckArgs) -> i32 {
         },
         None => None,
     };
-    let run = match driver::prepare_with(&o, &a.paths, run_setup) {
+    let run = match driver::prepare(&o, &a.paths, run_setup) {
         Ok(x) => x,
         Err(e) => return usage_error(&e),
     };
