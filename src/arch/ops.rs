@@ -229,6 +229,11 @@ pub struct OpTable {
 }
 
 impl OpTable {
+    /// Room for `n` more operations.
+    pub fn reserve(&mut self, n: usize) {
+        self.offsets.reserve(n);
+        self.ops.reserve(n);
+    }
     pub fn push(&mut self, offset: u64, op: Op) {
         debug_assert!(self.offsets.last().is_none_or(|&o| u64::from(o) <= offset));
         self.offsets.push(offset as u32);

@@ -95,6 +95,8 @@ fn decode_segments(
         let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
         let (mut out, mut ops) = crate::lock(&spare).pop().unwrap_or_default();
         out.reserve(bytes as usize / dec.typical_insn_len() + 16);
+        // About one instruction in five has a state operation.
+        ops.reserve(bytes as usize / (4 * dec.typical_insn_len()) + 16);
         let mut syscall = false;
         for &(from, to) in segments {
             let first = out.len();
@@ -289,7 +291,8 @@ fn page_index(insns: &[Insn]) -> Vec<u32> {
 const INDEX_CHUNK: usize = 1 << 14;
 
 /// What [`resolve_branches`] finds in one chunk of instructions (far
-/// destinations numbered from 0 in the chunk).
+/// destinations numbered from 0 in the chunk, transfers and blocks counted
+/// from the chunk's first).
 struct Resolved {
     kinds: u32,
     far: Vec<Dest>,
@@ -297,11 +300,13 @@ struct Resolved {
     dests: Vec<PackedDest>,
     links: Vec<u32>,
     computed: Vec<u32>,
+    /// Per [`TRANSFER_BLOCK`] of the chunk: its transfers before the block.
+    blocks: Vec<u32>,
 }
 
 /// Branch destinations through the relocations, jump links and the kinds
-/// present, in parallel chunks of `chunk` instructions (same result for any
-/// chunk size).
+/// present, in parallel chunks of about `chunk` instructions (a whole number
+/// of transfer blocks; same result for any chunk size).
 fn resolve_branches(
     obj: &Object,
     dec: &dyn Decoder,
@@ -309,6 +314,9 @@ fn resolve_branches(
     code: &mut SectionCode,
     chunk: usize,
 ) {
+    let chunk = chunk
+        .div_ceil(TRANSFER_BLOCK)
+        .saturating_mul(TRANSFER_BLOCK);
     let sec = code.section;
     let insns = &code.insns;
     let relocs = obj.relocs(sec);
@@ -324,7 +332,11 @@ fn resolve_branches(
             let mut dests = Vec::with_capacity(part.len() / 4);
             let mut links = Vec::with_capacity(part.len() / 4);
             let mut computed = Vec::new();
+            let mut blocks = Vec::with_capacity(part.len().div_ceil(TRANSFER_BLOCK));
             for (k, ins) in part.iter().enumerate() {
+                if k % TRANSFER_BLOCK == 0 {
+                    blocks.push(transfers.len() as u32);
+                }
                 let bit = ins.kind.bit();
                 kinds |= bit;
                 if bit & Kind::TRANSFERS == 0 {
@@ -383,63 +395,68 @@ fn resolve_branches(
                 dests,
                 links,
                 computed,
+                blocks,
             }
         })
         .collect();
-    // Where each chunk's transfers and far destinations start in the
-    // section's; then every chunk's part is copied into place in parallel,
-    // its far destinations renumbered (on vmlinux.o's .text one thread
-    // merging a million transfers kept the other idle).
-    let mut at = Vec::with_capacity(chunks.len());
-    let (mut n, mut n_far) = (0, 0);
+    // Where each chunk's parts start in the section's; then every chunk's
+    // parts are copied into place in parallel, its far destinations and
+    // transfer counts renumbered (on vmlinux.o's .text one thread merging a
+    // million transfers, or collecting the rest, kept the other idle).
+    let mut bases = Vec::with_capacity(chunks.len());
+    let (mut n, mut n_far, mut n_computed) = (0, 0, 0);
     for c in &chunks {
-        at.push(n_far);
+        bases.push((n as u32, n_far));
         n += c.transfers.len();
         n_far += c.far.len();
+        n_computed += c.computed.len();
     }
     let mut transfers = vec![0u32; n];
     let mut dests = vec![PackedDest::default(); n];
     let mut links = vec![0u32; n];
+    let mut far = vec![Dest::None; n_far];
+    let mut computed = vec![0u32; n_computed];
+    let mut transfer_blocks = vec![0u32; insns.len().div_ceil(TRANSFER_BLOCK)];
     let mut places = Vec::with_capacity(chunks.len());
-    let (mut t_rest, mut d_rest, mut l_rest) = (&mut transfers[..], &mut dests[..], &mut links[..]);
-    for c in &chunks {
-        let k = c.transfers.len();
-        let (t, tr) = std::mem::take(&mut t_rest).split_at_mut(k);
-        let (d, dr) = std::mem::take(&mut d_rest).split_at_mut(k);
-        let (l, lr) = std::mem::take(&mut l_rest).split_at_mut(k);
-        (t_rest, d_rest, l_rest) = (tr, dr, lr);
-        places.push((t, d, l));
+    {
+        let mut rest = (
+            &mut transfers[..],
+            &mut dests[..],
+            &mut links[..],
+            &mut far[..],
+            &mut computed[..],
+            &mut transfer_blocks[..],
+        );
+        for c in &chunks {
+            let k = c.transfers.len();
+            let (t, tr) = std::mem::take(&mut rest.0).split_at_mut(k);
+            let (d, dr) = std::mem::take(&mut rest.1).split_at_mut(k);
+            let (l, lr) = std::mem::take(&mut rest.2).split_at_mut(k);
+            let (f, fr) = std::mem::take(&mut rest.3).split_at_mut(c.far.len());
+            let (p, pr) = std::mem::take(&mut rest.4).split_at_mut(c.computed.len());
+            let (b, br) = std::mem::take(&mut rest.5).split_at_mut(c.blocks.len());
+            rest = (tr, dr, lr, fr, pr, br);
+            places.push((t, d, l, f, p, b));
+        }
     }
-    chunks
-        .par_iter()
-        .zip(at)
-        .zip(places)
-        .for_each(|((c, base), (t, d, l))| {
+    chunks.par_iter().zip(bases).zip(places).for_each(
+        |((c, (base, far_base)), (t, d, l, f, p, b))| {
             t.copy_from_slice(&c.transfers);
             l.copy_from_slice(&c.links);
+            f.copy_from_slice(&c.far);
+            p.copy_from_slice(&c.computed);
             for (to, &from) in d.iter_mut().zip(&c.dests) {
-                *to = from.rebase(base);
+                *to = from.rebase(far_base);
             }
-        });
-    let far: Vec<Dest> = chunks.iter().flat_map(|c| c.far.iter().copied()).collect();
-    let kinds = chunks.iter().fold(0, |k, c| k | c.kinds);
-    let computed: Vec<u32> = chunks
-        .iter()
-        .flat_map(|c| c.computed.iter().copied())
-        .collect();
-    let blocks = insns.len().div_ceil(TRANSFER_BLOCK);
-    let mut transfer_blocks = Vec::with_capacity(blocks);
-    let mut k = 0;
-    for b in 0..blocks {
-        while k < transfers.len() && (transfers[k] as usize) < b * TRANSFER_BLOCK {
-            k += 1;
-        }
-        transfer_blocks.push(k as u32);
-    }
+            for (to, &from) in b.iter_mut().zip(&c.blocks) {
+                *to = base + from;
+            }
+        },
+    );
     code.far = far;
     code.dests = dests;
     code.links = links;
-    code.kinds = kinds;
+    code.kinds = chunks.iter().fold(0, |k, c| k | c.kinds);
     code.transfers = transfers;
     code.transfer_blocks = transfer_blocks;
     code.computed = computed;
@@ -510,6 +527,8 @@ mod tests {
                     assert_eq!(c.kinds, one.kinds);
                     assert_eq!(c.transfers, one.transfers);
                     assert_eq!(c.computed, one.computed);
+                    assert_eq!(c.far, one.far);
+                    assert_eq!(c.transfer_blocks, one.transfer_blocks);
                     for i in 0..one.insns.len() {
                         assert_eq!(c.dest(i), one.dest(i), "{path} #{i} chunk {chunk}");
                         assert_eq!(code.dest(i), one.dest(i));

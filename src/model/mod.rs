@@ -133,23 +133,40 @@ impl<'a> Model<'a> {
             },
         );
         let decode_all = || -> Vec<Option<SectionCode>> {
-            obj.sections
+            // Each section a job of its own, largest first: a thread left
+            // over while another starts the largest (which runs in pieces
+            // on every thread) takes the rest (on vmlinux.o one thread
+            // decoded .init.text and the others alone after .text).
+            let mut exec: Vec<usize> = obj
+                .sections
+                .iter()
+                .filter(|s| s.is_exec())
+                .map(|s| s.index)
+                .collect();
+            exec.sort_by_key(|&i| std::cmp::Reverse(obj.sections[i].size));
+            let decoded: Vec<(usize, SectionCode)> = exec
                 .par_iter()
-                .map(|s| {
-                    s.is_exec().then(|| {
-                        crate::timing::time(crate::timing::Phase::Decode, || {
-                            decode::decode_section(
-                                obj,
-                                dec,
-                                s.index,
-                                &cuts[s.index],
-                                &starts,
-                                rules.noreturn_syscalls(obj.machine),
-                            )
-                        })
-                    })
+                .with_max_len(1)
+                .map(|&i| {
+                    let c = crate::timing::time(crate::timing::Phase::Decode, || {
+                        decode::decode_section(
+                            obj,
+                            dec,
+                            i,
+                            &cuts[i],
+                            &starts,
+                            rules.noreturn_syscalls(obj.machine),
+                        )
+                    });
+                    (i, c)
                 })
-                .collect()
+                .collect();
+            let mut code: Vec<Option<SectionCode>> =
+                (0..obj.sections.len()).map(|_| None).collect();
+            for (i, c) in decoded {
+                code[i] = Some(c);
+            }
+            code
         };
         let of_symbols = || {
             let sym_flags = thunks::symbol_flags(obj, rules);
