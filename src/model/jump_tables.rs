@@ -434,85 +434,102 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                 .map(move |k| (fi, k))
         })
         .collect();
-    for (fi, k) in dispatches {
-        let f = &m.functions[fi];
-        let Some(code) = m.section_code(f.section) else {
-            continue;
-        };
-        let range = m.insn_range(f);
-        let dispatch = |k: usize| dispatch(code, k);
-        let at = (f.section, code.insns[k].offset());
-        if out.cases.contains_key(&at) || out.unread.contains(&at) {
-            continue;
-        }
-        // arm64 keeps the table's address in a register, often set once
-        // at the function's entry for every dispatch (computed gotos):
-        // look back from where it was last set.
-        let from = if x86 {
-            k
-        } else {
-            let fi_insns = &code.insns[range.clone()];
-            match m
-                .dec
-                .table_base_def(fi_insns, obj.section_data(f.section), k - range.start)
-            {
-                Some((_, Some(d))) => range.start + d,
-                Some((reg, None)) => {
-                    later.push((fi, k, reg));
-                    continue;
-                }
-                None => continue,
+    // Each dispatch's table looked for in parallel (on vmlinux.o, thousands
+    // of jumps through retpoline thunks, each searched back through the
+    // relocations, took one thread 10 ms), then taken in order.
+    let looked: Vec<Looked> = dispatches
+        .par_iter()
+        .map(|&(fi, k)| {
+            let f = &m.functions[fi];
+            let Some(code) = m.section_code(f.section) else {
+                return Looked::Nothing;
+            };
+            let range = m.insn_range(f);
+            let dispatch = |k: usize| dispatch(code, k);
+            let at = (f.section, code.insns[k].offset());
+            if out.cases.contains_key(&at) || out.unread.contains(&at) {
+                return Looked::Nothing;
             }
-        };
-        let lo = from.saturating_sub(128).max(range.start);
-        for j in (lo..=from).rev() {
-            let ins = &code.insns[j];
-            if j != k && dispatch(j) {
-                break;
-            }
-            let table = obj
-                .relocs_in(f.section, ins.offset(), ins.end())
-                .iter()
-                .find_map(|r| {
-                    let sym = obj.symbols.get(r.sym())?;
-                    let ts = sym.section_index()?;
-                    if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
-                        return None;
-                    }
-                    let mut off = sym.value.wrapping_add(obj.addend(r) as u64);
-                    if x86 && r.r_type() == R_X86_64_PC32 {
-                        off = off.wrapping_add(4);
-                    }
-                    let fi_insns = &code.insns[range.clone()];
-                    off = off.wrapping_add(m.dec.address_adjust(
-                        fi_insns,
-                        obj.section_data(f.section),
-                        j - range.start,
-                        k - range.start,
-                    ) as u64);
-                    let first = obj.relocs_in(ts, off, off + 1).first()?;
-                    match obj.resolve(first.sym(), obj.addend(first)) {
-                        Place::Local { section, offset }
-                            if section == f.section && offset >= f.start && offset < f.end =>
-                        {
-                            Some((ts, off))
-                        }
-                        _ => None,
-                    }
-                });
-            if let Some((ts, off)) = table {
-                found.push((fi, f.section, code.insns[k].offset(), ts, off));
-                if !x86
-                    && let Some((reg, _)) = m.dec.table_base_def(
-                        &code.insns[range.clone()],
-                        obj.section_data(f.section),
-                        k - range.start,
-                    )
+            // arm64 keeps the table's address in a register, often set once
+            // at the function's entry for every dispatch (computed gotos):
+            // look back from where it was last set.
+            let from = if x86 {
+                k
+            } else {
+                let fi_insns = &code.insns[range.clone()];
+                match m
+                    .dec
+                    .table_base_def(fi_insns, obj.section_data(f.section), k - range.start)
                 {
-                    by_reg.insert((fi, reg), (ts, off));
+                    Some((_, Some(d))) => range.start + d,
+                    Some((reg, None)) => return Looked::Later(fi, k, reg),
+                    None => return Looked::Nothing,
                 }
-                break;
+            };
+            let lo = from.saturating_sub(128).max(range.start);
+            for j in (lo..=from).rev() {
+                let ins = &code.insns[j];
+                if j != k && dispatch(j) {
+                    break;
+                }
+                let table = obj
+                    .relocs_in(f.section, ins.offset(), ins.end())
+                    .iter()
+                    .find_map(|r| {
+                        let sym = obj.symbols.get(r.sym())?;
+                        let ts = sym.section_index()?;
+                        if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
+                            return None;
+                        }
+                        let mut off = sym.value.wrapping_add(obj.addend(r) as u64);
+                        if x86 && r.r_type() == R_X86_64_PC32 {
+                            off = off.wrapping_add(4);
+                        }
+                        let fi_insns = &code.insns[range.clone()];
+                        off = off.wrapping_add(m.dec.address_adjust(
+                            fi_insns,
+                            obj.section_data(f.section),
+                            j - range.start,
+                            k - range.start,
+                        ) as u64);
+                        let first = obj.relocs_in(ts, off, off + 1).first()?;
+                        match obj.resolve(first.sym(), obj.addend(first)) {
+                            Place::Local { section, offset }
+                                if section == f.section && offset >= f.start && offset < f.end =>
+                            {
+                                Some((ts, off))
+                            }
+                            _ => None,
+                        }
+                    });
+                if let Some((ts, off)) = table {
+                    let reg = if x86 {
+                        None
+                    } else {
+                        m.dec
+                            .table_base_def(
+                                &code.insns[range.clone()],
+                                obj.section_data(f.section),
+                                k - range.start,
+                            )
+                            .map(|(reg, _)| reg)
+                    };
+                    return Looked::Found((fi, f.section, code.insns[k].offset(), ts, off), reg);
+                }
             }
+            Looked::Nothing
+        })
+        .collect();
+    for l in looked {
+        match l {
+            Looked::Found(t, reg) => {
+                found.push(t);
+                if let Some(reg) = reg {
+                    by_reg.insert((t.0, reg), (t.3, t.4));
+                }
+            }
+            Looked::Later(fi, k, reg) => later.push((fi, k, reg)),
+            Looked::Nothing => {}
         }
     }
     for (fi, k, reg) in later {
@@ -523,54 +540,74 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
         }
     }
     let starts: FxHashSet<(usize, u64)> = found.iter().map(|t| (t.3, t.4)).collect();
-    for (fi, sec, jump, ts, off) in found {
-        let f = &m.functions[fi];
-        let mut cases = Vec::new();
-        let mut at = off;
-        // Position-independent code (user space) keeps `.long case - table`:
-        // PC-relative entries of 4 bytes, the table's start their base.
-        let relative = x86
-            && obj
-                .relocs_in(ts, off, off + 1)
-                .first()
-                .is_some_and(|r| r.r_type() == R_X86_64_PC32);
-        for r in obj.relocs_in(ts, off, obj.sections[ts].size) {
-            if r.offset() != at || (at != off && starts.contains(&(ts, at))) {
-                break;
-            }
-            let kind_ok = if relative {
-                r.r_type() == R_X86_64_PC32
-            } else if x86 {
-                matches!(r.r_type(), R_X86_64_64 | R_X86_64_32S)
-            } else {
-                r.r_type() == R_AARCH64_ABS64
-            };
-            if !kind_ok {
-                break;
-            }
-            let addend = if relative {
-                obj.addend(r).wrapping_sub((at - off) as i64)
-            } else {
-                obj.addend(r)
-            };
-            match obj.resolve(r.sym(), addend) {
-                // A function pointer in an adjacent object.
-                Place::Local { section, offset } if section == sec && offset == f.start => break,
-                // Clang leaves unused entries pointing at the function's end.
-                Place::Local { section, offset } if section == sec && offset == f.end => {}
-                Place::Local { section, offset }
-                    if section == sec && offset > f.start && offset < f.end =>
-                {
-                    cases.push(offset)
+    // Each table read in parallel, taken in order (a later read of one
+    // dispatch replaces an earlier one, as before).
+    let read: Vec<(usize, u64, Vec<u64>)> = found
+        .par_iter()
+        .map(|&(fi, sec, jump, ts, off)| {
+            let f = &m.functions[fi];
+            let mut cases = Vec::new();
+            let mut at = off;
+            // Position-independent code (user space) keeps `.long case - table`:
+            // PC-relative entries of 4 bytes, the table's start their base.
+            let relative = x86
+                && obj
+                    .relocs_in(ts, off, off + 1)
+                    .first()
+                    .is_some_and(|r| r.r_type() == R_X86_64_PC32);
+            for r in obj.relocs_in(ts, off, obj.sections[ts].size) {
+                if r.offset() != at || (at != off && starts.contains(&(ts, at))) {
+                    break;
                 }
-                _ => break,
+                let kind_ok = if relative {
+                    r.r_type() == R_X86_64_PC32
+                } else if x86 {
+                    matches!(r.r_type(), R_X86_64_64 | R_X86_64_32S)
+                } else {
+                    r.r_type() == R_AARCH64_ABS64
+                };
+                if !kind_ok {
+                    break;
+                }
+                let addend = if relative {
+                    obj.addend(r).wrapping_sub((at - off) as i64)
+                } else {
+                    obj.addend(r)
+                };
+                match obj.resolve(r.sym(), addend) {
+                    // A function pointer in an adjacent object.
+                    Place::Local { section, offset } if section == sec && offset == f.start => {
+                        break;
+                    }
+                    // Clang leaves unused entries pointing at the function's end.
+                    Place::Local { section, offset } if section == sec && offset == f.end => {}
+                    Place::Local { section, offset }
+                        if section == sec && offset > f.start && offset < f.end =>
+                    {
+                        cases.push(offset)
+                    }
+                    _ => break,
+                }
+                at += if relative { 4 } else { 8 };
             }
-            at += if relative { 4 } else { 8 };
-        }
+            (sec, jump, cases)
+        })
+        .collect();
+    for (sec, jump, cases) in read {
         if cases.is_empty() {
             out.unread.insert((sec, jump));
         } else {
             out.cases.insert((sec, jump), Cases::targets(cases));
         }
     }
+}
+
+/// What the search for one dispatch's table found.
+enum Looked {
+    Nothing,
+    /// (function, jump section, jump offset, table section, table offset),
+    /// and the register that holds the table's address (arm64).
+    Found((usize, usize, u64, usize, u64), Option<u32>),
+    /// arm64: a dispatch through a register no path sets (function, index, register).
+    Later(usize, usize, u32),
 }
