@@ -479,20 +479,31 @@ pub fn run_checks(cx: &Ctx) -> Vec<Finding> {
         // builds (a thread waiting in one may run the other's work): the
         // two side by side.
         let wants = |readers: &[&str]| checks.iter().any(|(_, c)| readers.contains(&c.id()));
-        rayon::join(
-            || wants(checks::WALK_READERS).then(|| cx.flow()),
-            || wants(checks::SPECULATION_READERS).then(|| cx.speculation()),
-        );
         // Likewise the model's two tables several checks read: built side
         // by side, each with its own parallel work, before any check waits
         // for one (on vmlinux.o a thread waited 20 ms for the patchable
-        // entries).
+        // entries). All four at once: a thread done with one part takes
+        // work of the others, so the walk's serial end (the walks from
+        // unwind hints, in order) no longer leaves a thread idle. Neither
+        // table reads the walk or the speculation pass; the walk's end may
+        // wait for the address-taken table, which the other thread has
+        // usually built first (it takes this join's second half at once).
         let m = cx.model;
         rayon::join(
-            || wants(checks::PATCHABLE_READERS).then(|| m.patchable(&cx.rules.patchable)),
             || {
-                (wants(checks::LANDING_READERS) && checks::pads::reads_address_taken(cx))
-                    .then(|| m.address_taken(&cx.rules.landing_pads))
+                rayon::join(
+                    || wants(checks::WALK_READERS).then(|| cx.flow()),
+                    || wants(checks::SPECULATION_READERS).then(|| cx.speculation()),
+                )
+            },
+            || {
+                rayon::join(
+                    || wants(checks::PATCHABLE_READERS).then(|| m.patchable(&cx.rules.patchable)),
+                    || {
+                        (wants(checks::LANDING_READERS) && checks::pads::reads_address_taken(cx))
+                            .then(|| m.address_taken(&cx.rules.landing_pads))
+                    },
+                )
             },
         );
         let found: Vec<Vec<Finding>> = checks
