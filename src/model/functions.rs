@@ -146,9 +146,36 @@ impl<'a> Model<'a> {
     /// it whose range covers it (a symbol nested in a larger function does
     /// not hide the outer one past its own end).
     pub fn function_containing(&self, section: usize, offset: u64) -> Option<usize> {
-        let mut i = self
+        let i = self
             .functions
             .partition_point(|f| (f.section, f.start) <= (section, offset));
+        self.containing_before(i, section, offset)
+    }
+
+    /// [`Model::function_containing`], and the end of the span from
+    /// `offset` on over which the answer stays the same (no function starts
+    /// inside it, and the one found covers it): walks ask for every
+    /// instruction they take outside their root.
+    pub fn function_containing_span(&self, section: usize, offset: u64) -> (Option<usize>, u64) {
+        let i = self
+            .functions
+            .partition_point(|f| (f.section, f.start) <= (section, offset));
+        let next = self
+            .functions
+            .get(i)
+            .filter(|f| f.section == section)
+            .map_or(u64::MAX, |f| f.start);
+        let found = self.containing_before(i, section, offset);
+        let end = match found {
+            Some(k) => next.min(self.functions[k].end),
+            None => next,
+        };
+        (found, end.max(offset.saturating_add(1)))
+    }
+
+    /// The search of [`Model::function_containing`] back from the first
+    /// function starting after the place.
+    fn containing_before(&self, mut i: usize, section: usize, offset: u64) -> Option<usize> {
         while i > 0 {
             i -= 1;
             let f = &self.functions[i];
@@ -194,5 +221,51 @@ impl<'a> Model<'a> {
             global: false,
             insns: 0..0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::elf::Object;
+    use crate::model::Model;
+    use crate::rules::Rules;
+
+    /// Over every span it gives, `function_containing_span`'s answer is
+    /// `function_containing`'s at each offset (nested and size-less
+    /// functions, gaps and section ends included), on every fixture.
+    #[test]
+    fn spans_hold_the_answer_throughout() {
+        let rules = Rules::builtin();
+        let (inputs, _) = crate::input::expand(&["testdata".into()]);
+        let mut spans = 0;
+        for input in inputs.iter() {
+            let path = input.path.display().to_string();
+            let Ok(bytes) = std::fs::read(&input.path) else {
+                continue;
+            };
+            let Ok(obj) = Object::parse(&bytes) else {
+                continue;
+            };
+            let m = Model::build(&obj, &rules);
+            for sec in obj.sections.iter().filter(|s| s.is_exec()) {
+                let mut off = 0;
+                while off < sec.size.min(1 << 16) {
+                    let (found, end) = m.function_containing_span(sec.index, off);
+                    assert_eq!(found, m.function_containing(sec.index, off), "{path}");
+                    assert!(end > off, "{path} {off:#x}");
+                    for o in off..end.min(sec.size + 1) {
+                        assert_eq!(
+                            m.function_containing(sec.index, o),
+                            found,
+                            "{path}: section {} {o:#x} in the span {off:#x}..{end:#x}",
+                            sec.index
+                        );
+                    }
+                    spans += 1;
+                    off = end;
+                }
+            }
+        }
+        assert!(spans > 1000, "{spans} spans: too few to say anything");
     }
 }

@@ -699,12 +699,20 @@ impl<'m, 'a> Walker<'m, 'a> {
         let m = self.m;
         let special = m.special();
         let root_index = m.function_at_start(root.section, root.start);
+        // The last answer outside the root and the span it holds for: the
+        // walks from unwind hints (roots of no extent) ask at every step.
+        let last = std::cell::Cell::new((usize::MAX, 0u64, 0u64, None));
         let owner_of = |sec: usize, off: u64| {
             if sec == root.section && off >= root.start && off < root.end {
-                root_index
-            } else {
-                m.function_containing(sec, off)
+                return root_index;
             }
+            let (s, lo, hi, found) = last.get();
+            if s == sec && lo <= off && off < hi {
+                return found;
+            }
+            let (found, hi) = m.function_containing_span(sec, off);
+            last.set((sec, off, hi, found));
+            found
         };
         // Straight-line code, own jumps and calls in bulk: the root's own
         // instructions but its last (whose fall-through may leave the
