@@ -473,20 +473,10 @@ mod tests {
     /// size, destinations in other sections (kept apart) included.
     #[test]
     fn resolving_in_chunks_matches_one_chunk() {
-        let rules = Rules::builtin();
         // The most destinations in other sections one section has: two or
         // more, or a wrong renumbering of chunks could go unseen.
         let mut far = 0;
-        let (inputs, _) = crate::input::expand(&["testdata/real".into(), "testdata/core".into()]);
-        for input in inputs.iter() {
-            let path = input.path.display().to_string();
-            let Ok(bytes) = std::fs::read(&input.path) else {
-                continue;
-            };
-            let Ok(obj) = Object::parse(&bytes) else {
-                continue;
-            };
-            let m = Model::build(&obj, &rules);
+        crate::model::each_fixture_model(&["testdata/real", "testdata/core"], |path, obj, m| {
             for code in m.code.iter().flatten() {
                 let fresh = |chunk: usize| {
                     let mut c = SectionCode {
@@ -495,7 +485,7 @@ mod tests {
                         pages: code.pages.clone(),
                         ..Default::default()
                     };
-                    resolve_branches(&obj, m.dec, &m.starts, &mut c, chunk);
+                    resolve_branches(obj, m.dec, &m.starts, &mut c, chunk);
                     c
                 };
                 let one = fresh(usize::MAX);
@@ -535,7 +525,7 @@ mod tests {
                     }
                 }
             }
-        }
+        });
         assert!(
             far > 0,
             "no destination in another section: the case is untested"

@@ -226,27 +226,13 @@ impl<'a> Model<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::elf::Object;
-    use crate::model::Model;
-    use crate::rules::Rules;
-
     /// Over every span it gives, `function_containing_span`'s answer is
     /// `function_containing`'s at each offset (nested and size-less
     /// functions, gaps and section ends included), on every fixture.
     #[test]
     fn spans_hold_the_answer_throughout() {
-        let rules = Rules::builtin();
-        let (inputs, _) = crate::input::expand(&["testdata".into()]);
         let mut spans = 0;
-        for input in inputs.iter() {
-            let path = input.path.display().to_string();
-            let Ok(bytes) = std::fs::read(&input.path) else {
-                continue;
-            };
-            let Ok(obj) = Object::parse(&bytes) else {
-                continue;
-            };
-            let m = Model::build(&obj, &rules);
+        crate::model::each_fixture_model(&["testdata"], |path, obj, m| {
             for sec in obj.sections.iter().filter(|s| s.is_exec()) {
                 let mut off = 0;
                 while off < sec.size.min(1 << 16) {
@@ -265,7 +251,7 @@ mod tests {
                     off = end;
                 }
             }
-        }
+        });
         assert!(spans > 1000, "{spans} spans: too few to say anything");
     }
 }

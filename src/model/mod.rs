@@ -375,3 +375,22 @@ impl<'a> Model<'a> {
         text
     }
 }
+
+/// Each fixture object under `dirs` that reads, with its path and model:
+/// what the model's own tests hold their fast paths to.
+#[cfg(test)]
+pub(crate) fn each_fixture_model(dirs: &[&str], mut f: impl FnMut(&str, &Object, &Model)) {
+    let rules = Rules::builtin();
+    let dirs: Vec<std::path::PathBuf> = dirs.iter().map(Into::into).collect();
+    let (inputs, _) = crate::input::expand(&dirs);
+    for input in inputs.iter() {
+        let Ok(bytes) = std::fs::read(&input.path) else {
+            continue;
+        };
+        let Ok(obj) = Object::parse(&bytes) else {
+            continue;
+        };
+        let m = Model::build(&obj, &rules);
+        f(&input.path.display().to_string(), &obj, &m);
+    }
+}

@@ -334,8 +334,6 @@ impl<'a> Model<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::rules::Rules;
 
     /// The transfers outside every function, found through the farthest end
     /// of the functions before each, are the ones a map of every function's
@@ -343,17 +341,8 @@ mod tests {
     /// in others, aliases of other sizes, padding between functions).
     #[test]
     fn transfers_outside_functions_match_a_map_of_function_instructions() {
-        let rules = Rules::builtin();
-        let (inputs, _) = crate::input::expand(&["testdata".into()]);
         let (mut outside, mut between) = (0, 0);
-        for input in inputs.iter() {
-            let Ok(bytes) = std::fs::read(&input.path) else {
-                continue;
-            };
-            let Ok(obj) = Object::parse(&bytes) else {
-                continue;
-            };
-            let m = Model::build(&obj, &rules);
+        crate::model::each_fixture_model(&["testdata"], |_, _, m| {
             let mut want = Vec::new();
             for (sec, code) in m.code.iter().enumerate() {
                 let Some(code) = code else { continue };
@@ -375,7 +364,7 @@ mod tests {
             }
             outside += want.len();
             assert_eq!(m.transfers_outside_functions(), want);
-        }
+        });
         assert!(
             between > 0 && outside > between,
             "{outside} outside, {between} between functions"
