@@ -453,15 +453,17 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             // arm64 keeps the table's address in a register, often set once
             // at the function's entry for every dispatch (computed gotos):
             // look back from where it was last set.
-            let from = if x86 {
-                k
+            // The register found names the table for the function's other
+            // dispatches through it that find no setting (`later` below).
+            let (from, reg) = if x86 {
+                (k, None)
             } else {
                 let fi_insns = &code.insns[range.clone()];
                 match m
                     .dec
                     .table_base_def(fi_insns, obj.section_data(f.section), k - range.start)
                 {
-                    Some((_, Some(d))) => range.start + d,
+                    Some((reg, Some(d))) => (range.start + d, Some(reg)),
                     Some((reg, None)) => return Looked::Later(fi, k, reg),
                     None => return Looked::Nothing,
                 }
@@ -503,17 +505,6 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                         }
                     });
                 if let Some((ts, off)) = table {
-                    let reg = if x86 {
-                        None
-                    } else {
-                        m.dec
-                            .table_base_def(
-                                &code.insns[range.clone()],
-                                obj.section_data(f.section),
-                                k - range.start,
-                            )
-                            .map(|(reg, _)| reg)
-                    };
                     return Looked::Found((fi, f.section, code.insns[k].offset(), ts, off), reg);
                 }
             }
