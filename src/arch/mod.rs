@@ -69,47 +69,51 @@ pub enum RelocUse {
 }
 
 /// What an instruction does to control flow and to the state the checks track.
+///
+/// The discriminant is the kind's [`Kind::bit`] number: a set of kinds is
+/// built by shifting the tag, not by a branch per kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Kind {
     /// Direct call (`call rel32`, `bl`).
-    Call,
+    Call = 0,
     /// Direct unconditional jump (`jmp`, `b`).
-    Jump,
+    Jump = 1,
     /// Direct conditional jump (`jcc`, `b.cond`, `cbz`, `tbz`, ...).
-    CondJump,
-    IndirectCall,
-    IndirectJump,
+    CondJump = 2,
+    IndirectCall = 3,
+    IndirectJump = 4,
     /// `ret`, `retaa`, `iret`, `eret`, ...
-    Return,
+    Return = 5,
     /// Ends the path: `ud2`, `brk`, `udf`, `hlt` (arm64).
-    Trap,
+    Trap = 6,
     /// x86 `int3`: a debugger or kprobe trap the kernel resumes after, so
     /// the path goes on (objtool's INSN_TRAP, unlike `ud2`'s INSN_BUG).
     /// Compilers place it after returns and jumps, where no path reaches.
-    Breakpoint,
-    Nop,
-    Pad(Pad),
+    Breakpoint = 16,
+    Nop = 7,
+    Pad(Pad) = 8,
     /// Opens user access (x86 `stac`, arm64 `msr pan, #0`).
-    UaccessOpen,
+    UaccessOpen = 9,
     /// Closes user access (x86 `clac`, arm64 `msr pan, #1`).
-    UaccessClose,
+    UaccessClose = 10,
     /// Saves flags (x86 `pushf`).
-    PushFlags,
+    PushFlags = 11,
     /// Restores flags (x86 `popf`).
-    PopFlags,
+    PopFlags = 12,
     /// Leaves for another privilege level or context and does not come back
     /// to the next instruction (x86 `sysret`, `iret`, far `ret`/`jmp`):
     /// ends the path, except where its stack operations describe a return
     /// to itself (`iretq` in `sync_core()`).
-    ContextSwitch,
+    ContextSwitch = 15,
     /// A system call (x86 `syscall`, arm64 `svc`): execution comes back
     /// after it, except from the calls that never return (`exit`,
     /// `rt_sigreturn`: the model tells them by their number, see
     /// [`Decoder::syscall_number`], and makes them [`Kind::ContextSwitch`]).
-    Syscall,
-    Other,
+    Syscall = 17,
+    Other = 13,
     /// Bytes that do not decode; ends the path.
-    Invalid,
+    Invalid = 14,
 }
 
 impl Kind {
@@ -139,26 +143,10 @@ impl Kind {
         | Kind::Return.bit();
     /// One bit per kind (all pads share one), for sets of kinds.
     pub const fn bit(self) -> u32 {
-        1 << match self {
-            Kind::Call => 0,
-            Kind::Jump => 1,
-            Kind::CondJump => 2,
-            Kind::IndirectCall => 3,
-            Kind::IndirectJump => 4,
-            Kind::Return => 5,
-            Kind::Trap => 6,
-            Kind::Nop => 7,
-            Kind::Pad(_) => 8,
-            Kind::UaccessOpen => 9,
-            Kind::UaccessClose => 10,
-            Kind::PushFlags => 11,
-            Kind::PopFlags => 12,
-            Kind::Other => 13,
-            Kind::Invalid => 14,
-            Kind::ContextSwitch => 15,
-            Kind::Breakpoint => 16,
-            Kind::Syscall => 17,
-        }
+        // SAFETY: `Kind` is `repr(u8)`, so its first byte is the tag, whose
+        // values are the bit numbers (the discriminants above).
+        let tag = unsafe { *(&self as *const Kind as *const u8) };
+        1 << tag
     }
 }
 
@@ -177,6 +165,8 @@ pub struct Insn {
     /// [`Insn::HAS_OPS`].
     flags: u8,
 }
+
+const _: () = assert!(std::mem::size_of::<Insn>() == 12 && std::mem::size_of::<Kind>() == 2);
 
 impl Insn {
     const NO_TARGET: u32 = u32::MAX;
