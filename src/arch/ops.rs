@@ -103,6 +103,7 @@ pub struct PackedOp {
 }
 
 impl PackedOp {
+    #[inline]
     pub fn pack(op: Op) -> PackedOp {
         let (tag, a, b, c, imm) = match op {
             Op::Stack { src, dst } => {
@@ -234,6 +235,7 @@ impl OpTable {
         self.offsets.reserve(n);
         self.ops.reserve(n);
     }
+    #[inline]
     pub fn push(&mut self, offset: u64, op: Op) {
         debug_assert!(self.offsets.last().is_none_or(|&o| u64::from(o) <= offset));
         self.offsets.push(offset as u32);
