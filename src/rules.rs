@@ -334,12 +334,15 @@ impl NamePattern {
         self.arch.is_empty() || self.arch.iter().any(|a| a == m.name())
     }
 
+    /// Whether it can name a symbol defined in section `section`.
+    pub fn in_section(&self, section: &str) -> bool {
+        self.section.is_empty() || self.section.iter().any(|s| s == section)
+    }
+
     /// Whether it names a symbol `name` defined in section `section` of an
     /// object of machine `m`.
     pub fn matches_symbol(&self, m: Machine, name: &str, section: &str) -> bool {
-        self.applies_to(m)
-            && (self.section.is_empty() || self.section.iter().any(|s| s == section))
-            && self.matches(name)
+        self.applies_to(m) && self.in_section(section) && self.matches(name)
     }
 
     /// A config-file section name: `NAME*` is a prefix, anything else exact.
@@ -404,7 +407,7 @@ impl LandingPadRules {
         if let Some(k) = self
             .never_exempt_section
             .iter()
-            .position(|p| p.applies_to(m) && p.matches(name))
+            .position(|p| p.matches(name) && p.applies_to(m))
         {
             if self.exempt_section.iter().any(|p| p.matches(name)) {
                 self.log.hit((Exemption::NeverExemptSection, None, k));
@@ -414,7 +417,7 @@ impl LandingPadRules {
         let k = self
             .exempt_section
             .iter()
-            .position(|p| p.applies_to(m) && p.matches(name))?;
+            .position(|p| p.matches(name) && p.applies_to(m))?;
         self.log.hit((Exemption::ExemptSection, None, k));
         Some(&self.exempt_section[k])
     }
@@ -428,15 +431,14 @@ impl LandingPadRules {
         self.log.hit((Exemption::NoPadTarget, None, k));
         Some(&self.no_pad_target[k])
     }
-    /// The `no_pad_target` entries (with their index) that can match a
-    /// symbol defined in `section` of an object of machine `m`, in order.
-    pub fn no_pad_targets_in(&self, m: Machine, section: &str) -> Vec<(usize, &NamePattern)> {
+    /// The `no_pad_target` entries (with their index) that apply to objects
+    /// of machine `m`, in order ([`NamePattern::in_section`] tells which can
+    /// match a symbol of a given section).
+    pub fn no_pad_targets_for(&self, m: Machine) -> Vec<(usize, &NamePattern)> {
         self.no_pad_target
             .iter()
             .enumerate()
-            .filter(|(_, p)| {
-                p.applies_to(m) && (p.section.is_empty() || p.section.iter().any(|s| s == section))
-            })
+            .filter(|(_, p)| p.applies_to(m))
             .collect()
     }
     pub fn is_export_section(&self, name: &str) -> bool {

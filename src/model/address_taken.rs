@@ -762,12 +762,22 @@ fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), St
     if rules.no_pad_target.is_empty() {
         return HashMap::default();
     }
-    // The entries that can match in each section, worked out once.
+    // The entries that can match in each section, worked out once (the
+    // machine's entries first: most objects' machine has few or none).
+    let here = rules.no_pad_targets_for(m.obj.machine);
+    if here.is_empty() {
+        return HashMap::default();
+    }
     let per_section: Vec<Vec<(usize, &crate::rules::NamePattern)>> = m
         .obj
         .sections
         .iter()
-        .map(|sec| rules.no_pad_targets_in(m.obj.machine, &sec.name))
+        .map(|sec| {
+            here.iter()
+                .filter(|(_, p)| p.in_section(&sec.name))
+                .copied()
+                .collect()
+        })
         .collect();
     m.obj
         .symbols
