@@ -44,7 +44,7 @@ impl<'a> Model<'a> {
     /// Whether a jump to `dest` is a return (a return thunk, undefined or
     /// defined in this object).
     pub fn is_return_thunk(&self, dest: Dest) -> bool {
-        self.dest_sym(dest)
+        self.flagged_sym(dest)
             .is_some_and(|s| self.is_return_thunk_sym(s))
     }
 
@@ -64,8 +64,26 @@ impl<'a> Model<'a> {
     /// Whether a branch to `dest` goes through a retpoline thunk, defined
     /// here or not: an indirect call or jump.
     pub fn is_indirect_thunk(&self, dest: Dest) -> bool {
-        self.dest_sym(dest)
+        self.flagged_sym(dest)
             .is_some_and(|s| self.is_indirect_thunk_sym(s))
+    }
+
+    /// [`Model::dest_sym`] where that symbol has a flag: a place in this
+    /// object is looked up among the flagged symbols defined there only
+    /// (the symbol of a function starting there has none unless it is one
+    /// of them), and not at all when none is defined (a module's thunks are
+    /// undefined): every jump asks.
+    #[inline]
+    fn flagged_sym(&self, dest: Dest) -> Option<usize> {
+        match dest {
+            Dest::Local { section, offset } => {
+                if self.flagged_at.is_empty() {
+                    return None;
+                }
+                self.flagged_at.get(&(section, offset)).copied()
+            }
+            _ => self.dest_sym(dest),
+        }
     }
 
     /// Whether a call to this symbol is an indirect call (a retpoline thunk).
