@@ -67,7 +67,21 @@ pub fn set_jobs(jobs: Option<usize>) -> Result<(), String> {
 /// Options and rules from the config file (`config`, else the
 /// `objlint.toml` nearest above the working directory) and `o`.
 pub fn setup(o: &CheckOptions) -> Result<Setup, String> {
-    setup_from(o, run_config(o).as_deref())
+    Ok(run_setup(o)?.setup)
+}
+
+/// The run's setup ([`setup`]) with the config file it came from, which
+/// [`prepare`] gives the inputs no other config file is nearer to.
+pub struct RunSetup {
+    config: Option<PathBuf>,
+    pub setup: Setup,
+}
+
+/// [`setup`], keeping where its config file was found.
+pub fn run_setup(o: &CheckOptions) -> Result<RunSetup, String> {
+    let config = run_config(o);
+    let setup = setup_from(o, config.as_deref())?;
+    Ok(RunSetup { config, setup })
 }
 
 /// The config file of the run as a whole: `config`, else the one found
@@ -173,12 +187,16 @@ pub struct Checking {
 
 /// Find the inputs under `paths` and the setup of each: with `config`, that
 /// file for all; else each input's nearest `objlint.toml` above it (as ruff
-/// and git find theirs), or the run's (`run_setup`, made by [`setup`]) when
+/// and git find theirs), or the run's (`run_setup`, made by [`run_setup`]) when
 /// there is none above it.
-pub fn prepare(o: &CheckOptions, paths: &[PathBuf], run_setup: Setup) -> Result<Checking, String> {
+pub fn prepare(
+    o: &CheckOptions,
+    paths: &[PathBuf],
+    run_setup: RunSetup,
+) -> Result<Checking, String> {
     let (inputs, walk_errors) = input::expand(paths);
-    let run = run_config(o);
-    let mut setups = vec![run_setup];
+    let RunSetup { config: run, setup } = run_setup;
+    let mut setups = vec![setup];
     let mut which = vec![0u32; inputs.len()];
     if o.config.is_none() {
         let cwd = std::env::current_dir().unwrap_or_default();

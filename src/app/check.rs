@@ -178,7 +178,7 @@ pub(crate) fn run(a: CheckArgs) -> i32 {
         return usage_error(&e);
     }
     // A bad config is an error before anything is read.
-    let run_setup = match driver::setup(&o) {
+    let run_setup = match driver::run_setup(&o) {
         Ok(s) => s,
         Err(e) => return usage_error(&e),
     };
