@@ -560,7 +560,7 @@ struct Constants {
 impl Constants {
     /// Track the instruction word `w` (after its own operations were taken).
     fn step(&mut self, w: u32, kind: Kind) {
-        if !matches!(kind, Kind::Other | Kind::Nop | Kind::Pad(_)) {
+        if !kind.is_straight() {
             self.value = [None; 31];
             return;
         }
@@ -750,7 +750,7 @@ fn last_def_far(
 fn block_start(insns: &[Insn], at: usize) -> usize {
     (0..at)
         .rev()
-        .find(|&k| !matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_)))
+        .find(|&k| !insns[k].kind.is_straight())
         .map_or(0, |k| k + 1)
 }
 

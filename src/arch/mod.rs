@@ -118,19 +118,26 @@ pub enum Kind {
 
 impl Kind {
     /// No fall-through to the next instruction.
+    #[inline]
     pub fn ends_flow(self) -> bool {
-        matches!(
-            self,
-            Kind::Jump
-                | Kind::IndirectJump
-                | Kind::Return
-                | Kind::Trap
-                | Kind::ContextSwitch
-                | Kind::Invalid
-        )
+        const ENDS: u32 = Kind::Jump.bit()
+            | Kind::IndirectJump.bit()
+            | Kind::Return.bit()
+            | Kind::Trap.bit()
+            | Kind::ContextSwitch.bit()
+            | Kind::Invalid.bit();
+        self.bit() & ENDS != 0
     }
+    #[inline]
     pub fn is_branch(self) -> bool {
-        matches!(self, Kind::Call | Kind::Jump | Kind::CondJump)
+        const BRANCHES: u32 = Kind::Call.bit() | Kind::Jump.bit() | Kind::CondJump.bit();
+        self.bit() & BRANCHES != 0
+    }
+    /// No control flow of its own ([`Insn::straight`]'s kinds).
+    #[inline]
+    pub fn is_straight(self) -> bool {
+        const STRAIGHT: u32 = Kind::Other.bit() | Kind::Nop.bit() | Kind::Pad(Pad::Endbr64).bit();
+        self.bit() & STRAIGHT != 0
     }
     /// The [`Kind::bit`]s of the branches, direct or indirect, and returns:
     /// what [`SectionCode::transfers`](crate::model::SectionCode::transfers)
@@ -142,6 +149,7 @@ impl Kind {
         | Kind::IndirectJump.bit()
         | Kind::Return.bit();
     /// One bit per kind (all pads share one), for sets of kinds.
+    #[inline]
     pub const fn bit(self) -> u32 {
         // SAFETY: `Kind` is `repr(u8)`, so its first byte is the tag, whose
         // values are the bit numbers (the discriminants above).
@@ -219,7 +227,7 @@ impl Insn {
     /// knows the instruction's operations are stack operations only.
     #[inline]
     pub fn straight(mut self) -> Insn {
-        if matches!(self.kind, Kind::Other | Kind::Nop | Kind::Pad(_)) {
+        if self.kind.is_straight() {
             self.flags |= Self::PLAIN;
         }
         self
@@ -367,7 +375,7 @@ pub fn straight_line_before<'a>(
         .take_while(move |&k| {
             !entered(k + 1)
                 && insns[k].end() == insns[k + 1].offset()
-                && matches!(insns[k].kind, Kind::Other | Kind::Nop | Kind::Pad(_))
+                && insns[k].kind.is_straight()
         })
 }
 

@@ -552,8 +552,7 @@ mod tests {
                 let mut syscall = false;
                 for ins in run.iter_mut().rev() {
                     syscall |= ins.kind == Kind::Syscall;
-                    let plain = matches!(ins.kind, Kind::Other | Kind::Nop | Kind::Pad(_))
-                        && next == ins.end();
+                    let plain = ins.kind.is_straight() && next == ins.end();
                     next = ins.offset();
                     ins.set_plain(plain);
                 }
