@@ -577,3 +577,67 @@ pub fn decoder(machine: Machine) -> &'static dyn Decoder {
         Machine::Aarch64 => &arm64::Arm64,
     }
 }
+
+#[cfg(test)]
+mod kind_tests {
+    use super::*;
+
+    /// Every kind has a bit of its own, all pads share one, and the
+    /// predicates built from the bits say what their names say (the bit is
+    /// read from the enum's tag, so a reordered discriminant would move it).
+    #[test]
+    fn kind_bits_and_predicates() {
+        let pads = [
+            Pad::Endbr64,
+            Pad::Bti,
+            Pad::BtiC,
+            Pad::BtiJ,
+            Pad::BtiJc,
+            Pad::Paciasp,
+            Pad::Pacibsp,
+        ];
+        let kinds = [
+            (Kind::Call, 0),
+            (Kind::Jump, 1),
+            (Kind::CondJump, 2),
+            (Kind::IndirectCall, 3),
+            (Kind::IndirectJump, 4),
+            (Kind::Return, 5),
+            (Kind::Trap, 6),
+            (Kind::Nop, 7),
+            (Kind::UaccessOpen, 9),
+            (Kind::UaccessClose, 10),
+            (Kind::PushFlags, 11),
+            (Kind::PopFlags, 12),
+            (Kind::Other, 13),
+            (Kind::Invalid, 14),
+            (Kind::ContextSwitch, 15),
+            (Kind::Breakpoint, 16),
+            (Kind::Syscall, 17),
+        ];
+        let all: Vec<(Kind, u32)> = kinds
+            .iter()
+            .copied()
+            .chain(pads.iter().map(|&p| (Kind::Pad(p), 8)))
+            .collect();
+        for &(k, n) in &all {
+            assert_eq!(k.bit(), 1 << n, "{k:?}");
+            let ends = matches!(
+                k,
+                Kind::Jump
+                    | Kind::IndirectJump
+                    | Kind::Return
+                    | Kind::Trap
+                    | Kind::ContextSwitch
+                    | Kind::Invalid
+            );
+            assert_eq!(k.ends_flow(), ends, "{k:?}");
+            let branch = matches!(k, Kind::Call | Kind::Jump | Kind::CondJump);
+            assert_eq!(k.is_branch(), branch, "{k:?}");
+            let straight = matches!(k, Kind::Other | Kind::Nop | Kind::Pad(_));
+            assert_eq!(k.is_straight(), straight, "{k:?}");
+        }
+        // Pads keep their kind of pad beside the shared bit.
+        assert_ne!(Kind::Pad(Pad::Bti), Kind::Pad(Pad::BtiC));
+    }
+}
