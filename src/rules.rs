@@ -40,6 +40,8 @@ pub struct NameSet {
 /// (`_4core` for Rust's panics) rejects almost every name before the automaton runs.
 #[derive(Debug, Clone)]
 struct Substrings {
+    /// The shortest pattern's length: a shorter name contains none.
+    shortest: usize,
     common: Option<memchr::memmem::Finder<'static>>,
     all: aho_corasick::AhoCorasick,
 }
@@ -60,15 +62,18 @@ impl Substrings {
             .build(patterns)
             .ok()?;
         Some(Substrings {
+            shortest: patterns.iter().map(String::len).min().unwrap_or(0),
             common: (common >= 2)
                 .then(|| memchr::memmem::Finder::new(&first.as_bytes()[..common]).into_owned()),
             all,
         })
     }
     fn is_match(&self, name: &str) -> bool {
-        self.common
-            .as_ref()
-            .is_none_or(|f| f.find(name.as_bytes()).is_some())
+        name.len() >= self.shortest
+            && self
+                .common
+                .as_ref()
+                .is_none_or(|f| f.find(name.as_bytes()).is_some())
             && self.all.is_match(name)
     }
 }
