@@ -333,6 +333,17 @@ fn name_budget(data: &[u8]) -> u64 {
         .saturating_add(1 << 20)
 }
 
+/// A name's bytes as text: ASCII (nearly every symbol name) told a word at
+/// a time, the rest through the UTF-8 validator (which goes byte by byte
+/// on strings as short as names).
+fn name_str(s: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    if s.is_ascii() {
+        // SAFETY: ASCII is valid UTF-8.
+        return Ok(unsafe { std::str::from_utf8_unchecked(s) });
+    }
+    std::str::from_utf8(s)
+}
+
 /// The NUL-terminated name at `idx` of string table `table`. A name that
 /// runs to the table's end unterminated, or names that add up to more than
 /// `budget`, make the object unreadable: each would be copied whole.
@@ -362,7 +373,7 @@ fn read_cstr<'a>(
     })?;
     // Names are nearly always valid UTF-8: the validator's word-at-a-time
     // ASCII check is several times cheaper than the lossy decoder's.
-    Ok(match std::str::from_utf8(s) {
+    Ok(match name_str(s) {
         Ok(name) => Cow::Borrowed(name),
         Err(_) => String::from_utf8_lossy(s),
     })
@@ -654,7 +665,7 @@ impl<'a> Object<'a> {
     /// A name of the string table as it is: `None` where it must be
     /// copied or is unterminated.
     fn borrowed_name(&self, t: &SymtabLayout, idx: u64) -> Option<&'a str> {
-        std::str::from_utf8(cstr_bytes(&t.strtab, self.data, idx)?).ok()
+        name_str(cstr_bytes(&t.strtab, self.data, idx)?).ok()
     }
 
     fn symbol(
