@@ -217,7 +217,8 @@ type RelocTable = (usize, Vec<Reloc>, Vec<i64>);
 
 /// Where the symbol table and its companions are.
 struct SymtabLayout<'a> {
-    raw: goblin::elf::Symtab<'a>,
+    /// The table's entries (`Elf64_Sym`, 24 bytes each), read in place.
+    raw: &'a [u8],
     count: usize,
     strtab: Section,
     /// `.symtab_shndx`: (file offset, words).
@@ -331,6 +332,24 @@ fn name_budget(data: &[u8]) -> u64 {
     (data.len() as u64)
         .saturating_mul(4)
         .saturating_add(1 << 20)
+}
+
+/// Entry `i` of a symbol table's bytes (`Elf64_Sym`, little-endian), as
+/// goblin's `Symtab::get` gives it, without its per-entry reader.
+#[inline]
+fn raw_sym(table: &[u8], i: usize) -> Option<goblin::elf::Sym> {
+    let e: &[u8; 24] = table.get(i * 24..i * 24 + 24)?.try_into().ok()?;
+    let u16_at = |k: usize| u16::from_le_bytes([e[k], e[k + 1]]);
+    let u32_at = |k: usize| u32::from_le_bytes([e[k], e[k + 1], e[k + 2], e[k + 3]]);
+    let u64_at = |k: usize| u64::from_le_bytes(e[k..k + 8].try_into().expect("8 bytes"));
+    Some(goblin::elf::Sym {
+        st_name: u32_at(0) as usize,
+        st_info: e[4],
+        st_other: e[5],
+        st_shndx: usize::from(u16_at(6)),
+        st_value: u64_at(8),
+        st_size: u64_at(16),
+    })
 }
 
 /// A name's bytes as text: ASCII (nearly every symbol name) told a word at
@@ -592,8 +611,10 @@ impl<'a> Object<'a> {
         }
         let count = (st.size / 24) as usize;
         // Checked here, before the string table, as it always was.
-        let raw = goblin::elf::Symtab::parse(self.data, st.offset as usize, count, ctx)
+        goblin::elf::Symtab::parse(self.data, st.offset as usize, count, ctx)
             .map_err(|e| ElfError(format!("bad symbol table: {e}")))?;
+        // In range: the parse above checked it.
+        let raw = &self.data[st.offset as usize..st.offset as usize + count * 24];
         let strtab = self
             .sections
             .get(st.link as usize)
@@ -627,7 +648,7 @@ impl<'a> Object<'a> {
     /// table that needs more (a name not UTF-8 or unterminated, names past
     /// the budget) is read again in order, for the first error in order.
     fn read_symbols(&self, t: &SymtabLayout<'a>) -> Result<Vec<Symbol<'a>>, ElfError> {
-        let raw = &t.raw;
+        let raw = t.raw;
         if t.count >= PARALLEL_SYMBOLS {
             use rayon::prelude::*;
             let bail = std::sync::atomic::AtomicBool::new(false);
@@ -635,7 +656,7 @@ impl<'a> Object<'a> {
             (0..t.count)
                 .into_par_iter()
                 .map(|i| {
-                    let sym = raw.get(i).and_then(|sym| {
+                    let sym = raw_sym(raw, i).and_then(|sym| {
                         let name = self.borrowed_name(t, sym.st_name as u64)?;
                         Some(self.symbol(t, i, &sym, Cow::Borrowed(name)))
                     });
@@ -652,7 +673,7 @@ impl<'a> Object<'a> {
         }
         let mut symbols = Vec::with_capacity(t.count);
         let mut budget = name_budget(self.data);
-        for (i, sym) in raw.iter().enumerate() {
+        for (i, sym) in (0..t.count).filter_map(|i| Some((i, raw_sym(raw, i)?))) {
             let name = read_cstr(&t.strtab, self.data, sym.st_name as u64, &mut budget)?;
             // A symbol outside its section is kept as read: `symtab-shndx`
             // and `symdiff` report such symbols (a rewrite that moved one,
