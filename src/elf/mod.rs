@@ -492,36 +492,43 @@ impl<'a> Object<'a> {
                 data.len()
             ));
         }
-        let shdrs = SectionHeader::parse(data, shoff as usize, count, ctx)
-            .map_err(|e| ElfError(format!("bad section header table: {e}")))?;
+        // Elf64_Shdr entries read in place (in range: checked above), with
+        // each one's name offset.
+        let table = &data[shoff as usize..shoff as usize + count * 64];
+        let (sections, name_offsets): (Vec<Section>, Vec<u32>) = table
+            .chunks_exact(64)
+            .enumerate()
+            .map(|(i, e)| {
+                let u32_at = |k: usize| u32::from_le_bytes(e[k..k + 4].try_into().expect("4"));
+                let u64_at = |k: usize| u64::from_le_bytes(e[k..k + 8].try_into().expect("8"));
+                let s = Section {
+                    index: i,
+                    name: String::new(),
+                    sh_type: u32_at(4),
+                    flags: u64_at(8),
+                    addr: u64_at(16),
+                    offset: u64_at(24),
+                    size: u64_at(32),
+                    link: u32_at(40),
+                    info: u32_at(44),
+                    align: u64_at(48),
+                    entsize: u64_at(56),
+                };
+                (s, u32_at(0))
+            })
+            .unzip();
+        let mut sections = sections;
         let shstrndx = if header.e_shstrndx == SHN_XINDEX {
-            shdrs[0].sh_link as usize
+            sections[0].link as usize
         } else {
             usize::from(header.e_shstrndx)
         };
-        if shstrndx >= shdrs.len() {
+        if shstrndx >= sections.len() {
             return err(format!(
                 "section name table index {shstrndx} out of range ({} sections)",
-                shdrs.len()
+                sections.len()
             ));
         }
-        let mut sections: Vec<Section> = shdrs
-            .iter()
-            .enumerate()
-            .map(|(i, s)| Section {
-                index: i,
-                name: String::new(),
-                sh_type: s.sh_type,
-                flags: s.sh_flags,
-                addr: s.sh_addr,
-                offset: s.sh_offset,
-                size: s.sh_size,
-                link: s.sh_link,
-                info: s.sh_info,
-                align: s.sh_addralign,
-                entsize: s.sh_entsize,
-            })
-            .collect();
         for s in &sections {
             if s.sh_type != SHT_NOBITS
                 && s.offset
@@ -537,7 +544,7 @@ impl<'a> Object<'a> {
         let strtab_sec = sections[shstrndx].clone();
         let mut budget = name_budget(data);
         for s in sections.iter_mut() {
-            let off = shdrs[s.index].sh_name as u64;
+            let off = u64::from(name_offsets[s.index]);
             s.name = read_cstr(&strtab_sec, data, off, &mut budget)?.into_owned();
         }
 
