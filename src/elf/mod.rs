@@ -219,10 +219,15 @@ type RelocTable = (usize, Vec<Reloc>, Vec<i64>);
 struct SymtabLayout<'a> {
     /// The table's entries (`Elf64_Sym`, 24 bytes each), read in place.
     raw: &'a [u8],
-    count: usize,
     strtab: Section,
     /// `.symtab_shndx`: (file offset, words).
     shndx_words: Option<(u64, u64)>,
+}
+
+impl SymtabLayout<'_> {
+    fn count(&self) -> usize {
+        self.raw.len() / 24
+    }
 }
 
 /// From this many symbols a table is read in parallel.
@@ -334,22 +339,33 @@ fn name_budget(data: &[u8]) -> u64 {
         .saturating_add(1 << 20)
 }
 
-/// Entry `i` of a symbol table's bytes (`Elf64_Sym`, little-endian), as
-/// goblin's `Symtab::get` gives it, without its per-entry reader.
+/// The little-endian words at `p` of `b`, which the caller has checked
+/// are in range (table entries of a checked size, read in place).
 #[inline]
-fn raw_sym(table: &[u8], i: usize) -> Option<goblin::elf::Sym> {
-    let e: &[u8; 24] = table.get(i * 24..i * 24 + 24)?.try_into().ok()?;
-    let u16_at = |k: usize| u16::from_le_bytes([e[k], e[k + 1]]);
-    let u32_at = |k: usize| u32::from_le_bytes([e[k], e[k + 1], e[k + 2], e[k + 3]]);
-    let u64_at = |k: usize| u64::from_le_bytes(e[k..k + 8].try_into().expect("8 bytes"));
-    Some(goblin::elf::Sym {
-        st_name: u32_at(0) as usize,
+fn rd_u16(b: &[u8], p: usize) -> u16 {
+    u16::from_le_bytes([b[p], b[p + 1]])
+}
+#[inline]
+fn rd_u32(b: &[u8], p: usize) -> u32 {
+    u32::from_le_bytes(b[p..p + 4].try_into().expect("4 bytes"))
+}
+#[inline]
+fn rd_u64(b: &[u8], p: usize) -> u64 {
+    u64::from_le_bytes(b[p..p + 8].try_into().expect("8 bytes"))
+}
+
+/// A symbol table entry (`Elf64_Sym`, 24 bytes), as goblin's `Symtab::get`
+/// gives it, without its per-entry reader.
+#[inline]
+fn raw_sym(e: &[u8]) -> goblin::elf::Sym {
+    goblin::elf::Sym {
+        st_name: rd_u32(e, 0) as usize,
         st_info: e[4],
         st_other: e[5],
-        st_shndx: usize::from(u16_at(6)),
-        st_value: u64_at(8),
-        st_size: u64_at(16),
-    })
+        st_shndx: usize::from(rd_u16(e, 6)),
+        st_value: rd_u64(e, 8),
+        st_size: rd_u64(e, 16),
+    }
 }
 
 /// A name's bytes as text: ASCII (nearly every symbol name) told a word at
@@ -495,29 +511,26 @@ impl<'a> Object<'a> {
         // Elf64_Shdr entries read in place (in range: checked above), with
         // each one's name offset.
         let table = &data[shoff as usize..shoff as usize + count * 64];
-        let (sections, name_offsets): (Vec<Section>, Vec<u32>) = table
+        let (mut sections, name_offsets): (Vec<Section>, Vec<u32>) = table
             .chunks_exact(64)
             .enumerate()
             .map(|(i, e)| {
-                let u32_at = |k: usize| u32::from_le_bytes(e[k..k + 4].try_into().expect("4"));
-                let u64_at = |k: usize| u64::from_le_bytes(e[k..k + 8].try_into().expect("8"));
                 let s = Section {
                     index: i,
                     name: String::new(),
-                    sh_type: u32_at(4),
-                    flags: u64_at(8),
-                    addr: u64_at(16),
-                    offset: u64_at(24),
-                    size: u64_at(32),
-                    link: u32_at(40),
-                    info: u32_at(44),
-                    align: u64_at(48),
-                    entsize: u64_at(56),
+                    sh_type: rd_u32(e, 4),
+                    flags: rd_u64(e, 8),
+                    addr: rd_u64(e, 16),
+                    offset: rd_u64(e, 24),
+                    size: rd_u64(e, 32),
+                    link: rd_u32(e, 40),
+                    info: rd_u32(e, 44),
+                    align: rd_u64(e, 48),
+                    entsize: rd_u64(e, 56),
                 };
-                (s, u32_at(0))
+                (s, rd_u32(e, 0))
             })
             .unzip();
-        let mut sections = sections;
         let shstrndx = if header.e_shstrndx == SHN_XINDEX {
             sections[0].link as usize
         } else {
@@ -582,7 +595,7 @@ impl<'a> Object<'a> {
                 Some(t) => obj.read_symbols(t),
                 None => Ok(Vec::new()),
             },
-            || obj.read_reloc_tables(nsyms.as_ref().map_or(0, |t| t.count)),
+            || obj.read_reloc_tables(nsyms.as_ref().map_or(0, SymtabLayout::count)),
         );
         obj.symbols = symbols?;
         obj.take_relocs(relocs?)?;
@@ -645,7 +658,6 @@ impl<'a> Object<'a> {
         });
         Ok(Some(SymtabLayout {
             raw,
-            count,
             strtab,
             shndx_words,
         }))
@@ -655,18 +667,18 @@ impl<'a> Object<'a> {
     /// table that needs more (a name not UTF-8 or unterminated, names past
     /// the budget) is read again in order, for the first error in order.
     fn read_symbols(&self, t: &SymtabLayout<'a>) -> Result<Vec<Symbol<'a>>, ElfError> {
-        let raw = t.raw;
-        if t.count >= PARALLEL_SYMBOLS {
+        let entries = t.raw.chunks_exact(24);
+        if t.count() >= PARALLEL_SYMBOLS {
             use rayon::prelude::*;
             let bail = std::sync::atomic::AtomicBool::new(false);
             let mut symbols = Vec::new();
-            (0..t.count)
-                .into_par_iter()
-                .map(|i| {
-                    let sym = raw_sym(raw, i).and_then(|sym| {
-                        let name = self.borrowed_name(t, sym.st_name as u64)?;
-                        Some(self.symbol(t, i, &sym, Cow::Borrowed(name)))
-                    });
+            t.raw
+                .par_chunks_exact(24)
+                .enumerate()
+                .map(|(i, e)| {
+                    let sym = raw_sym(e);
+                    let name = self.borrowed_name(t, sym.st_name as u64);
+                    let sym = name.map(|name| self.symbol(t, i, &sym, Cow::Borrowed(name)));
                     sym.unwrap_or_else(|| {
                         bail.store(true, std::sync::atomic::Ordering::Relaxed);
                         Symbol::placeholder(i)
@@ -678,9 +690,9 @@ impl<'a> Object<'a> {
                 return Ok(symbols);
             }
         }
-        let mut symbols = Vec::with_capacity(t.count);
+        let mut symbols = Vec::with_capacity(t.count());
         let mut budget = name_budget(self.data);
-        for (i, sym) in (0..t.count).filter_map(|i| Some((i, raw_sym(raw, i)?))) {
+        for (i, sym) in entries.map(raw_sym).enumerate() {
             let name = read_cstr(&t.strtab, self.data, sym.st_name as u64, &mut budget)?;
             // A symbol outside its section is kept as read: `symtab-shndx`
             // and `symdiff` report such symbols (a rewrite that moved one,
@@ -822,12 +834,10 @@ impl<'a> Object<'a> {
                 ))
             })?;
         let tsize = compressed::logical_size(self.data, &self.sections[target]);
-        let word =
-            |e: &[u8], at: usize| u64::from_le_bytes(e[at..at + 8].try_into().expect("8 bytes"));
         let mut v = Vec::with_capacity(bytes.len() / esz as usize);
         let mut wide = Vec::new();
         for e in bytes.chunks_exact(esz as usize) {
-            let (offset, info) = (word(e, 0), word(e, 8));
+            let (offset, info) = (rd_u64(e, 0), rd_u64(e, 8));
             let sym = (info >> 32) as u32;
             if offset >= tsize {
                 return err(format!(
@@ -840,7 +850,7 @@ impl<'a> Object<'a> {
                     "relocation in {name} at {offset:#x} names symbol {sym} of {nsyms}"
                 ));
             }
-            let addend = if is_rela { word(e, 16) as i64 } else { 0 };
+            let addend = if is_rela { rd_u64(e, 16) as i64 } else { 0 };
             let Some(r) = Reloc::new(offset, info as u32, sym, addend, &mut wide) else {
                 return err(format!(
                     "relocation in {name} at {offset:#x}: offsets past 4 GiB are not supported"

@@ -19,7 +19,10 @@
 //! it, and only then renames it into place. Temporary files a killed run left
 //! behind are removed by the next ([`remove_stale_temps`]).
 
-use super::{ElfError, Object, SHN_LORESERVE, SHN_XINDEX, STB_LOCAL, STT_SECTION, SymSection};
+use super::{
+    ElfError, Object, SHN_LORESERVE, SHN_XINDEX, STB_LOCAL, STT_SECTION, SymSection, rd_u16,
+    rd_u32, rd_u64,
+};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -111,15 +114,6 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, ElfError> {
     Err(ElfError(msg.into()))
 }
 
-fn rd_u16(b: &[u8], p: usize) -> u16 {
-    u16::from_le_bytes([b[p], b[p + 1]])
-}
-fn rd_u32(b: &[u8], p: usize) -> u32 {
-    u32::from_le_bytes(b[p..p + 4].try_into().unwrap())
-}
-fn rd_u64(b: &[u8], p: usize) -> u64 {
-    u64::from_le_bytes(b[p..p + 8].try_into().unwrap())
-}
 fn put_u16(b: &mut [u8], p: usize, v: u16) {
     b[p..p + 2].copy_from_slice(&v.to_le_bytes());
 }
