@@ -346,8 +346,12 @@ const NO_CFI: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy)]
 struct Record {
     cfi: u32,
-    keys: u64,
+    /// A bit per key id below [`RECORD_KEYS`] (8-byte records: the walk
+    /// reads and writes one per instruction); the rest go to `overflow`.
+    keys: u32,
 }
+
+const RECORD_KEYS: u32 = 32;
 
 /// Which rules can end a path (the enabled ones), and object-wide policy.
 struct Policy<'a> {
@@ -661,10 +665,10 @@ impl Visitor for Walk<'_, '_, '_> {
         if s.key_id == NO_KEY {
             s.key_id = self.key_id(s.key);
         }
-        if s.key_id >= 64 {
+        if s.key_id >= RECORD_KEYS {
             return (0, true);
         }
-        let mut bit = 1u64 << s.key_id;
+        let mut bit = 1u32 << s.key_id;
         let (parent, pushed) = self.take_pending(s);
         self.at_trail = s.trail;
         let Some(base) = from.checked_sub(self.base) else {
@@ -774,10 +778,10 @@ impl Visitor for Walk<'_, '_, '_> {
                 // Only pointer authentication changes the key here.
                 if pac && s.key != saved_key {
                     s.key_id = self.key_id(s.key);
-                    if s.key_id >= 64 {
+                    if s.key_id >= RECORD_KEYS {
                         return (j + 1 - from, true);
                     }
-                    bit = 1u64 << s.key_id;
+                    bit = 1u32 << s.key_id;
                 }
                 if s.cfi.cfa.base == frame.fp() {
                     self.framed = true;
@@ -966,7 +970,7 @@ impl Walk<'_, '_, '_> {
             // Reached without stack rules: marked walked all the same.
             cfi = NO_CFI - 1;
         }
-        if key < 64 {
+        if key < RECORD_KEYS {
             let r = self.record(a.loc);
             r.cfi = cfi;
             if r.keys & (1 << key) != 0 {
