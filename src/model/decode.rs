@@ -30,14 +30,15 @@ pub(super) fn decode_section(
     let segments = segments(obj, sec, cuts);
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
-    let (mut insns, ops, syscall) = decode_segments(dec, data, &segments, piece);
-    if syscall {
+    let (mut insns, ops, seen) = decode_segments(dec, data, &segments, piece);
+    if seen.syscall {
         mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
     }
     let mut code = SectionCode {
         section: sec,
         pages: page_index(&insns),
         kinds: 0,
+        kcfi_hash_loads: seen.kcfi_hash_load,
         transfers: Vec::new(),
         ops,
         insns,
@@ -86,7 +87,7 @@ fn decode_segments(
     data: &[u8],
     segments: &[(u64, u64)],
     piece: Option<u64>,
-) -> (Vec<Insn>, OpTable, bool) {
+) -> (Vec<Insn>, OpTable, Seen) {
     // A piece's buffers, reused: a fresh one per piece faulted in 60 MB
     // on vmlinux.o (one copy of its instructions again), each page costing
     // a fault and each unmap an interrupt of the other threads.
@@ -97,7 +98,7 @@ fn decode_segments(
         out.reserve(bytes as usize / dec.typical_insn_len() + 16);
         // About one instruction in five has a state operation.
         ops.reserve(bytes as usize / (4 * dec.typical_insn_len()) + 16);
-        let mut syscall = false;
+        let mut seen = Seen::default();
         for &(from, to) in segments {
             let first = out.len();
             dec.decode_with_ops(
@@ -106,20 +107,20 @@ fn decode_segments(
                 &mut out,
                 Some(&mut ops),
             );
-            syscall |= out[first..].iter().any(|i| i.kind == Kind::Syscall);
+            seen = seen.or(Seen::of(&out[first..]));
             if let (Some(k), Some(next)) = (first.checked_sub(1), out.get(first)) {
                 let next = next.offset();
                 settle_last(&mut out[k], Some(next));
             }
         }
-        (out, ops, syscall)
+        (out, ops, seen)
     };
     let Some(piece) = piece else {
-        let (mut out, ops, syscall) = decode(segments);
+        let (mut out, ops, seen) = decode(segments);
         if let Some(last) = out.last_mut() {
             settle_last(last, None);
         }
-        return (out, ops, syscall);
+        return (out, ops, seen);
     };
     let mut pieces = Vec::new();
     let (mut first, mut bytes) = (0, 0);
@@ -139,7 +140,7 @@ fn decode_segments(
     // pieces to end (waves cost vmlinux.o's .text a tenth of its decode).
     let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let all = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
-    let out = std::sync::Mutex::new((all, OpTable::default(), false));
+    let out = std::sync::Mutex::new((all, OpTable::default(), Seen::default()));
     let commit = std::sync::Mutex::new(Commit {
         next: 0,
         ready: (0..pieces.len()).map(|_| None).collect(),
@@ -172,7 +173,7 @@ fn decode_segments(
             drop(c);
             {
                 let mut out = crate::lock(&out);
-                let (all, ops, syscall) = &mut *out;
+                let (all, ops, seen) = &mut *out;
                 for (mut p, mut o, s) in run {
                     // The piece's operations were numbered from 0.
                     let (from, base) = (all.len(), ops.len());
@@ -186,7 +187,7 @@ fn decode_segments(
                         }
                     }
                     ops.append(&mut o);
-                    *syscall |= s;
+                    *seen = seen.or(s);
                     p.clear();
                     crate::lock(&spare).push((p, o));
                 }
@@ -200,21 +201,47 @@ fn decode_segments(
         }
         work();
     });
-    let (mut all, ops, syscall) = out
+    let (mut all, ops, seen) = out
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(last) = all.last_mut() {
         settle_last(last, None);
     }
     all.shrink_to_fit();
-    (all, ops, syscall)
+    (all, ops, seen)
+}
+
+/// What decoding a section saw, for passes that need only look if so.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Seen {
+    /// A [`Kind::Syscall`].
+    syscall: bool,
+    /// A kCFI check's hash load ([`Insn::is_kcfi_hash_load`]; x86 flags
+    /// every `ud2` a trap, the loads only in kCFI code).
+    kcfi_hash_load: bool,
+}
+
+impl Seen {
+    /// One pass over freshly decoded instructions.
+    fn of(insns: &[Insn]) -> Seen {
+        insns.iter().fold(Seen::default(), |s, i| Seen {
+            syscall: s.syscall | (i.kind == Kind::Syscall),
+            kcfi_hash_load: s.kcfi_hash_load | i.is_kcfi_hash_load(),
+        })
+    }
+    fn or(self, o: Seen) -> Seen {
+        Seen {
+            syscall: self.syscall | o.syscall,
+            kcfi_hash_load: self.kcfi_hash_load | o.kcfi_hash_load,
+        }
+    }
 }
 
 /// Decoded pieces waiting to be appended in order.
 struct Commit {
     /// The first piece not yet appended.
     next: usize,
-    ready: Vec<Option<(Vec<Insn>, OpTable, bool)>>,
+    ready: Vec<Option<(Vec<Insn>, OpTable, Seen)>>,
     /// A thread is appending.
     busy: bool,
 }
@@ -624,7 +651,8 @@ mod tests {
                     let syscall = index_ops(&mut raw, &raw_ops);
                     for piece in [None, Some(1), Some(64)] {
                         let got = decode_segments(dec, data, segs, piece);
-                        assert_eq!(got.2, syscall);
+                        assert_eq!(got.2.syscall, syscall);
+                        assert_eq!(got.2, Seen::of(&raw));
                         assert!(raw == got.0, "{path} {} {piece:?}", s.name);
                     }
                 }

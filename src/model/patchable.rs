@@ -11,7 +11,7 @@
 //! instructions on arm64.
 
 use super::Model;
-use crate::arch::Kind;
+use crate::arch::{Insn, Kind};
 use crate::elf::Place;
 use crate::rules::PatchableRules;
 use rayon::prelude::*;
@@ -515,34 +515,43 @@ impl Patchable {
         // In parallel runs of instructions, collected in order.
         for (sec, code) in model.code.iter().enumerate() {
             let Some(code) = code else { continue };
-            if !code.has_any(Kind::Trap.bit()) {
+            if !code.kcfi_hash_loads {
                 continue;
             }
             let data = obj.section_data(sec);
+            // The check before each trap: a plain loop over the section's
+            // instructions (few are traps), in parallel chunks past one.
+            let checks_in = |c: usize, run: &[Insn]| -> Vec<HashCheck> {
+                let mut found = Vec::new();
+                for (j, ins) in run.iter().enumerate() {
+                    if !ins.is_kcfi_trap() {
+                        continue;
+                    }
+                    let t = c * INSN_CHUNK + j;
+                    found.extend((t.saturating_sub(8)..t).rev().find_map(|k| {
+                        let l = &code.insns[k];
+                        if !l.is_kcfi_hash_load() {
+                            return None;
+                        }
+                        let bytes = &data[l.offset() as usize..l.end() as usize];
+                        dec.kcfi_hash_load(bytes).map(|h| HashCheck {
+                            section: sec,
+                            offset: l.offset(),
+                            disp: h.disp.unsigned_abs(),
+                        })
+                    }));
+                }
+                found
+            };
+            if code.insns.len() <= INSN_CHUNK {
+                self.checks.extend(checks_in(0, &code.insns));
+                continue;
+            }
             let found: Vec<HashCheck> = code
                 .insns
                 .par_chunks(INSN_CHUNK)
                 .enumerate()
-                .flat_map_iter(|(c, run)| {
-                    run.iter().enumerate().filter_map(move |(j, ins)| {
-                        if !ins.is_kcfi_trap() {
-                            return None;
-                        }
-                        let t = c * INSN_CHUNK + j;
-                        (t.saturating_sub(8)..t).rev().find_map(|k| {
-                            let l = &code.insns[k];
-                            if !l.is_kcfi_hash_load() {
-                                return None;
-                            }
-                            let bytes = &data[l.offset() as usize..l.end() as usize];
-                            dec.kcfi_hash_load(bytes).map(|h| HashCheck {
-                                section: sec,
-                                offset: l.offset(),
-                                disp: h.disp.unsigned_abs(),
-                            })
-                        })
-                    })
-                })
+                .flat_map_iter(|(c, run)| checks_in(c, run))
                 .collect();
             self.checks.extend(found);
         }
