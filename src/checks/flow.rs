@@ -1891,6 +1891,7 @@ const ROOTS_MERGED: usize = 4096;
 /// One root's findings into the object's.
 fn absorb(m: &Model, facts: &mut Facts, r: RootFacts) {
     let (sec, base, own) = &r.reached_own;
+    let own = own.words();
     facts.reached.set_all(m, *sec, *base, own);
     for &l in &r.reached {
         facts.reached.set(m, l);
@@ -1925,6 +1926,35 @@ struct Scratch {
     paths: Paths<State>,
 }
 
+/// A root's walked bits: most functions' in place (an allocation per
+/// root was a fifth of a module run's allocations).
+enum Bits {
+    Few([u64; FEW_WORDS], u8),
+    Many(Vec<u64>),
+}
+
+const FEW_WORDS: usize = 4;
+
+impl Bits {
+    fn from_words(mut words: impl ExactSizeIterator<Item = u64>) -> Bits {
+        let n = words.len();
+        if n > FEW_WORDS {
+            return Bits::Many(words.collect());
+        }
+        let mut few = [0; FEW_WORDS];
+        for (w, v) in few.iter_mut().zip(&mut words) {
+            *w = v;
+        }
+        Bits::Few(few, n as u8)
+    }
+    fn words(&self) -> &[u64] {
+        match self {
+            Bits::Few(w, n) => &w[..usize::from(*n)],
+            Bits::Many(v) => v,
+        }
+    }
+}
+
 /// What one root's walk found.
 struct RootFacts {
     hints_seen: Vec<Loc>,
@@ -1938,7 +1968,7 @@ struct RootFacts {
     /// What the walk reached (when the unreachable rule is on): in the
     /// root's own range as bits from its first instruction (section, that
     /// index, bits), and elsewhere.
-    reached_own: (usize, usize, Vec<u64>),
+    reached_own: (usize, usize, Bits),
     reached: Vec<Loc>,
     cut: bool,
 }
@@ -2085,15 +2115,11 @@ fn walk_root_from(
     // What the walk reached, also when `unreachable` is off: what no path
     // reached no flow rule checked (`unwalked_labels`). A word per 64
     // records, built without branches.
-    let own: Vec<u64> = w
-        .own
-        .chunks(64)
-        .map(|c| {
-            c.iter()
-                .rev()
-                .fold(0u64, |bits, r| bits << 1 | u64::from(r.cfi != NO_CFI))
-        })
-        .collect();
+    let own = Bits::from_words(w.own.chunks(64).map(|c| {
+        c.iter()
+            .rev()
+            .fold(0u64, |bits, r| bits << 1 | u64::from(r.cfi != NO_CFI))
+    }));
     reached.extend(w.rest.iter().filter(|r| r.1.cfi != NO_CFI).map(|r| *r.0));
     // The buffers go back for the next root.
     w.cfis.clear();
@@ -2260,5 +2286,22 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
     for (rule, at, msg, notes) in found {
         w.event(rule, at, msg, root);
         w.last().notes = notes;
+    }
+}
+
+#[cfg(test)]
+mod bits_tests {
+    use super::{Bits, FEW_WORDS};
+
+    #[test]
+    fn walked_bits_keep_every_word_in_place_or_not() {
+        for n in 0..=2 * FEW_WORDS + 1 {
+            let words: Vec<u64> = (0..n as u64)
+                .map(|k| k.wrapping_mul(0x9e37_79b9) | 1)
+                .collect();
+            let b = Bits::from_words(words.iter().copied());
+            assert_eq!(b.words(), &words[..], "{n} words");
+            assert_eq!(matches!(b, Bits::Few(..)), n <= FEW_WORDS);
+        }
     }
 }
