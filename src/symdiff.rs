@@ -26,7 +26,7 @@ pub struct Diff {
 fn key_name(obj: &Object, s: &Symbol) -> String {
     match s.section {
         SymSection::Section(i) if s.st_type == STT_SECTION && s.name.is_empty() => {
-            obj.sections[i].name.clone()
+            obj.sections[i].name.to_string()
         }
         _ => s.name.to_string(),
     }
@@ -35,7 +35,7 @@ fn key_name(obj: &Object, s: &Symbol) -> String {
 /// Where a symbol lives, in words that survive renumbering.
 fn place(obj: &Object, s: &Symbol) -> String {
     match (s.raw_shndx, s.section) {
-        (_, SymSection::Section(i)) => obj.sections[i].name.clone(),
+        (_, SymSection::Section(i)) => obj.sections[i].name.to_string(),
         (SHN_UNDEF, _) => "SHN_UNDEF".into(),
         (SHN_ABS, _) => "SHN_ABS".into(),
         (SHN_COMMON, _) => "SHN_COMMON".into(),

@@ -78,9 +78,11 @@ impl fmt::Display for Machine {
 }
 
 #[derive(Debug, Clone)]
-pub struct Section {
+pub struct Section<'a> {
     pub index: usize,
-    pub name: String,
+    /// Borrowed from the file's section name table (owned only when it is
+    /// not UTF-8: one allocation per section was a tenth of a module run's).
+    pub name: Cow<'a, str>,
     pub sh_type: u32,
     pub flags: u64,
     pub addr: u64,
@@ -92,7 +94,7 @@ pub struct Section {
     pub entsize: u64,
 }
 
-impl Section {
+impl Section<'_> {
     /// Where the section's bytes are in the file (empty for NOBITS).
     pub fn file_range(&self) -> std::ops::Range<usize> {
         if self.sh_type == SHT_NOBITS {
@@ -219,7 +221,7 @@ type RelocTable = (usize, Vec<Reloc>, Vec<i64>);
 struct SymtabLayout<'a> {
     /// The table's entries (`Elf64_Sym`, 24 bytes each), read in place.
     raw: &'a [u8],
-    strtab: Section,
+    strtab: Section<'a>,
     /// `.symtab_shndx`: (file offset, words).
     shndx_words: Option<(u64, u64)>,
 }
@@ -305,7 +307,7 @@ pub enum Producer {
 pub struct Object<'a> {
     pub data: &'a [u8],
     pub machine: Machine,
-    pub sections: Vec<Section>,
+    pub sections: Vec<Section<'a>>,
     pub symbols: Vec<Symbol<'a>>,
     /// Index of the `SHT_SYMTAB` section, if any.
     pub symtab: Option<usize>,
@@ -389,7 +391,7 @@ fn read_cstr<'a>(
     budget: &mut u64,
 ) -> Result<Cow<'a, str>, ElfError> {
     // Named only when there is an error: this runs once per symbol.
-    let what = || match table.name.as_str() {
+    let what = || match table.name.as_ref() {
         "" => format!("section {} (the section names)", table.index),
         name => format!("section {} ({name})", table.index),
     };
@@ -517,7 +519,7 @@ impl<'a> Object<'a> {
             .map(|(i, e)| {
                 let s = Section {
                     index: i,
-                    name: String::new(),
+                    name: Cow::Borrowed(""),
                     sh_type: rd_u32(e, 4),
                     flags: rd_u64(e, 8),
                     addr: rd_u64(e, 16),
@@ -558,7 +560,7 @@ impl<'a> Object<'a> {
         let mut budget = name_budget(data);
         for s in sections.iter_mut() {
             let off = u64::from(name_offsets[s.index]);
-            s.name = read_cstr(&strtab_sec, data, off, &mut budget)?.into_owned();
+            s.name = read_cstr(&strtab_sec, data, off, &mut budget)?;
         }
 
         if let Some(s) = sections
@@ -951,7 +953,7 @@ impl<'a> Object<'a> {
 
     /// Sections with this exact name (several may share one).
     pub fn sections_named(&self, name: &str) -> &[usize] {
-        let of = |i: &usize| self.sections[*i].name.as_str();
+        let of = |i: &usize| self.sections[*i].name.as_ref();
         let lo = self.by_name.partition_point(|i| of(i) < name);
         let n = self.by_name[lo..].partition_point(|i| of(i) == name);
         &self.by_name[lo..lo + n]
@@ -1000,7 +1002,7 @@ impl<'a> Object<'a> {
     pub fn section_name(&self, index: usize) -> &str {
         self.sections
             .get(index)
-            .map(|s| s.name.as_str())
+            .map(|s| s.name.as_ref())
             .unwrap_or("?")
     }
 

@@ -576,7 +576,7 @@ pub fn rewrite(obj: &Object, edits: &Edits) -> Result<Rewritten, ElfError> {
             let name = obj
                 .sections
                 .get(i)
-                .map_or("a new section", |s| s.name.as_str());
+                .map_or("a new section", |s| s.name.as_ref());
             return fail(format!(
                 "section alignments (up to section {i}, {name}, aligned to {align:#x}) would pad the output with more than {pad_budget:#x} bytes, more than the input holds; refusing to rewrite"
             ));
