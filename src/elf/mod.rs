@@ -669,7 +669,6 @@ impl<'a> Object<'a> {
     /// table that needs more (a name not UTF-8 or unterminated, names past
     /// the budget) is read again in order, for the first error in order.
     fn read_symbols(&self, t: &SymtabLayout<'a>) -> Result<Vec<Symbol<'a>>, ElfError> {
-        let entries = t.raw.chunks_exact(24);
         if t.count() >= PARALLEL_SYMBOLS {
             use rayon::prelude::*;
             let bail = std::sync::atomic::AtomicBool::new(false);
@@ -694,7 +693,7 @@ impl<'a> Object<'a> {
         }
         let mut symbols = Vec::with_capacity(t.count());
         let mut budget = name_budget(self.data);
-        for (i, sym) in entries.map(raw_sym).enumerate() {
+        for (i, sym) in t.raw.chunks_exact(24).map(raw_sym).enumerate() {
             let name = read_cstr(&t.strtab, self.data, sym.st_name as u64, &mut budget)?;
             // A symbol outside its section is kept as read: `symtab-shndx`
             // and `symdiff` report such symbols (a rewrite that moved one,

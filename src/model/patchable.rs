@@ -519,8 +519,8 @@ impl Patchable {
                 continue;
             }
             let data = obj.section_data(sec);
-            // The check before each trap: a plain loop over the section's
-            // instructions (few are traps), in parallel chunks past one.
+            // The check before each trap: a plain loop over each run's
+            // instructions (few are traps).
             let checks_in = |c: usize, run: &[Insn]| -> Vec<HashCheck> {
                 let mut found = Vec::new();
                 for (j, ins) in run.iter().enumerate() {
@@ -543,10 +543,6 @@ impl Patchable {
                 }
                 found
             };
-            if code.insns.len() <= INSN_CHUNK {
-                self.checks.extend(checks_in(0, &code.insns));
-                continue;
-            }
             let found: Vec<HashCheck> = code
                 .insns
                 .par_chunks(INSN_CHUNK)
