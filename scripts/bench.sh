@@ -18,6 +18,15 @@ cargo build --release --quiet --bin objlint --example decode_all
 OBJLINT=target/release/objlint
 DECODE=target/release/examples/decode_all
 ARGS=$(cat "$C/objtool-args-x86_64-module.txt")
+# scripts/pgo.sh's profile-guided build of the same source, when built:
+# measured beside the plain release build, its findings checked identical.
+PGO=""
+if [ -x target/pgo/objlint ] && [ -x target/pgo/decode_all ]; then
+  PGO=target/pgo/objlint
+  [ "$(sed -n 's/^commit //p' target/pgo/TRAINING)" = "$(git rev-parse HEAD)" ] ||
+    echo "note: target/pgo was built from another commit ($(head -1 target/pgo/TRAINING)); rerun scripts/pgo.sh" >&2
+fi
+export PGO
 LIST=$(mktemp); trap 'rm -f "$LIST"' EXIT
 (cd "$IN" && find . -name '*.ko' | sort) >"$LIST"
 echo "machine: $(nproc) cores, $(awk '/MemTotal/{print int($2/1024/1024)" GiB"}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
@@ -41,7 +50,15 @@ for r in $(seq 1 "$ROUNDS"); do
   measure objlint "$OBJLINT" check -q --format json -j "$JOBS" "$IN" | tee -a "$results"
   measure objtool bash -c objtool_all | tee -a "$results"
   measure decode-only "$DECODE" "$IN" | tee -a "$results"
+  if [ -n "$PGO" ]; then
+    measure objlint-pgo "$PGO" check -q --format json -j "$JOBS" "$IN" | tee -a "$results"
+    measure decode-only-pgo target/pgo/decode_all "$IN" | tee -a "$results"
+  fi
 done
+if [ -n "$PGO" ] && ! cmp -s <("$OBJLINT" check -q --format json -j "$JOBS" "$IN") <("$PGO" check -q --format json -j "$JOBS" "$IN"); then
+  echo "error: the profile-guided build's findings differ from the release build's" >&2
+  exit 1
+fi
 measure objlint-j1 "$OBJLINT" check -q --format json -j 1 "$IN" | tee -a "$results"
 # One large object: parallelism inside an object (sections decoded and
 # functions checked in parallel), and objtool on the same file.
@@ -66,6 +83,10 @@ print(f"peak RSS: objlint {rss['objlint']/1024:.0f} MiB, objtool (largest single
 import os; print(f"objlint -j1 {med['objlint-j1']:.2f}s vs -j{os.environ['JOBS']}: speedup {med['objlint-j1']/med['objlint']:.2f}x")
 print(f"decode-only {med['decode-only']:.2f}s; full check / decode-only = {med['objlint']/med['decode-only']:.2f}")
 j = os.environ['JOBS']
+if 'objlint-pgo' in med:
+    print(f"profile-guided build (scripts/pgo.sh, trained on {open('target/pgo/TRAINING').read().splitlines()[1:]}): "
+          f"{med['objlint-pgo']:.2f}s -> {med['objtool']/med['objlint-pgo']:.1f}x objtool, {med['objlint']/med['objlint-pgo']:.2f}x the release build; "
+          f"RSS {rss['objlint-pgo']/1024:.0f} MiB; full check / decode-only (both profile-guided) = {med['objlint-pgo']/med['decode-only-pgo']:.2f}")
 print(f"large object: -j1 {med['big-j1']:.2f}s, -j{j} {med['big-j'+j]:.2f}s (speedup {med['big-j1']/med['big-j'+j]:.2f}x), objtool {med['big-objtool']:.2f}s ({med['big-objtool']/med['big-j'+j]:.1f}x objlint -j{j}); RSS objlint {rss['big-j'+j]/1024:.0f} MiB, objtool {rss['big-objtool']/1024:.0f} MiB")
 PY
 rm -f "$results"

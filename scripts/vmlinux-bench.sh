@@ -36,6 +36,9 @@ fi
 cargo build --release --quiet --bin objlint --example decode_all
 OBJLINT=$PWD/target/release/objlint
 DECODE=$PWD/target/release/examples/decode_all
+# scripts/pgo.sh's profile-guided build, when built: measured beside.
+PGO=""
+[ -x target/pgo/objlint ] && PGO=$PWD/target/pgo/objlint
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 # objtool writes into the object without --dry-run; both read this copy.
 cp "$PRE" "$WORK/vmlinux.o"
@@ -64,6 +67,10 @@ for r in $(seq "$ROUNDS"); do
   # The floor: reading the object and decoding every instruction once (one
   # thread: decode_all is parallel over files, not inside one).
   measure decode-only "$DECODE" "$WORK/vmlinux.o" | tee -a "$RES"
+  if [ -n "$PGO" ]; then
+    measure "pgo-j$JOBS" "$PGO" check -q --link -j "$JOBS" --format short "$WORK/vmlinux.o" | tee -a "$RES"
+    measure pgo-j1 "$PGO" check -q --link -j 1 --format short "$WORK/vmlinux.o" | tee -a "$RES"
+  fi
 done
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 stat() { # label column
@@ -79,6 +86,13 @@ if [ -n "$OBJTOOL" ]; then
   tool=$(stat objtool 2); trss=$(stat objtool 3)
   echo "  objtool: ${tool} s, $((trss / 1024)) MiB"
   echo "  objlint $(echo "$tool / $lint" | bc -l | cut -c1-5)x faster, RSS $(echo "$lrss / $trss" | bc -l | cut -c1-4) of objtool's"
+  if [ -n "$PGO" ]; then
+    pgo=$(stat "pgo-j$JOBS" 2); pgo1=$(stat pgo-j1 2); prss=$(stat "pgo-j$JOBS" 3)
+    echo "  profile-guided build (target/pgo, $(sed -n 2,9p target/pgo/TRAINING | tr '\n' ' ')): -j$JOBS ${pgo} s, $((prss / 1024)) MiB, -j1 ${pgo1} s:" \
+      "$(echo "$tool / $pgo" | bc -l | cut -c1-5)x objtool, -j1 -> -j$JOBS $(echo "$pgo1 / $pgo" | bc -l | cut -c1-4)x"
+    cmp -s <("$OBJLINT" check -q --link --format json "$WORK/vmlinux.o") <("$PGO" check -q --link --format json "$WORK/vmlinux.o") ||
+      echo "  error: the profile-guided build's findings differ from the release build's"
+  fi
   echo
   echo "objtool's warnings:"
   "$OBJTOOL" $ARGS --dry-run "$WORK/vmlinux.o" 2>&1 | sed 's/^/  /' | head -50 || true
