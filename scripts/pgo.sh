@@ -48,28 +48,50 @@ else
 fi
 echo "training on: ${TRAIN[*]}"
 RAW=$WORK/raw
-RUSTFLAGS="-Cprofile-generate=$RAW" cargo build --release --quiet --bin objlint \
-  --target-dir target/pgo-generate
-GEN=target/pgo-generate/release/objlint
+# Both builds take the same targets: an example brings in dev-dependencies,
+# whose features change the crates' symbol hashes, and a profile is matched
+# to functions by symbol (checked below). The build scripts an instrumented
+# build runs write their profiles to the compile-time directory; the
+# training runs write theirs to $RAW.
+GENDIR=$PWD/target/pgo-generate
+rm -rf "$GENDIR/build-profiles"
+RUSTFLAGS="-Cprofile-generate=$GENDIR/build-profiles" cargo build --release --quiet \
+  --bin objlint --example decode_all --target-dir "$GENDIR"
+GEN=$GENDIR/release/objlint
 # Both modes the benchmarks run: objects one by one, and as linked wholes.
 # Exit 1 (findings) and 2 (a training file objlint refuses) are expected.
+export LLVM_PROFILE_FILE=$RAW/%m_%p.profraw
 "$GEN" check -q --format json "${TRAIN[@]}" >/dev/null 2>&1 || true
 "$GEN" check -q --link --format json "${TRAIN[@]}" >/dev/null 2>&1 || true
+unset LLVM_PROFILE_FILE
 mkdir -p target/pgo
-"$PROFDATA" merge -o target/pgo/objlint.profdata "$RAW"
-RUSTFLAGS="-Cprofile-use=$PWD/target/pgo/objlint.profdata" cargo build --release --quiet \
+rm -f target/pgo/*.profdata
+"$PROFDATA" merge -o "$WORK/merged.profdata" "$RAW"
+# Named by its content: cargo does not see a profile change, a flag change it does.
+PROFILE=$PWD/target/pgo/objlint-$(sha256sum "$WORK/merged.profdata" | cut -c1-16).profdata
+mv "$WORK/merged.profdata" "$PROFILE"
+RUSTFLAGS="-Cprofile-use=$PROFILE" cargo build --release --quiet \
   --bin objlint --example decode_all --target-dir target/pgo-use
+USE=target/pgo-use/release/objlint
+syms() { nm "$1" | awk '$3 ~ /^_ZN7objlint/ { print $3 }' | sort -u; }
+common=$(comm -12 <(syms "$GEN") <(syms "$USE") | wc -l)
+total=$(syms "$GEN" | wc -l)
+if [ $((common * 2)) -lt "$total" ]; then
+  echo "pgo.sh: only $common of the instrumented build's $total objlint symbols are in the" \
+    "profile-guided build: the profile does not apply (the two builds differ in features?)" >&2
+  exit 1
+fi
 # Same source, same findings: checked on the bundled objects before the
 # build is put where the benchmarks look for it.
 cargo build --release --quiet --bin objlint
 for mode in "" --link; do
   if ! cmp -s <(target/release/objlint check -q $mode --format json testdata 2>&1) \
-    <(target/pgo-use/release/objlint check -q $mode --format json testdata 2>&1); then
+    <("$USE" check -q $mode --format json testdata 2>&1); then
     echo "pgo.sh: the profile-guided build's findings on testdata differ from the release build's" >&2
     exit 1
   fi
 done
-cp target/pgo-use/release/objlint target/pgo/objlint
+cp "$USE" target/pgo/objlint
 cp target/pgo-use/release/examples/decode_all target/pgo/decode_all
 {
   echo "commit $(git rev-parse HEAD 2>/dev/null || echo unknown)"
