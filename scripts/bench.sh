@@ -45,6 +45,10 @@ measure() { # label cmd... -> prints "label wall_s maxrss_kb"
 objtool_all() { (cd "$IN" && tr '\n' '\0' <"$LIST" | xargs -0 -P"$JOBS" -n1 "$C/bin/objtool" $ARGS --dry-run 2>/dev/null); }
 export -f objtool_all; export IN LIST JOBS C ARGS
 
+if [ -n "$PGO" ] && ! cmp -s <("$OBJLINT" check -q --format json -j "$JOBS" "$IN") <("$PGO" check -q --format json -j "$JOBS" "$IN"); then
+  echo "error: the profile-guided build's findings differ from the release build's" >&2
+  exit 1
+fi
 results=$(mktemp)
 for r in $(seq 1 "$ROUNDS"); do
   measure objlint "$OBJLINT" check -q --format json -j "$JOBS" "$IN" | tee -a "$results"
@@ -55,10 +59,6 @@ for r in $(seq 1 "$ROUNDS"); do
     measure decode-only-pgo target/pgo/decode_all "$IN" | tee -a "$results"
   fi
 done
-if [ -n "$PGO" ] && ! cmp -s <("$OBJLINT" check -q --format json -j "$JOBS" "$IN") <("$PGO" check -q --format json -j "$JOBS" "$IN"); then
-  echo "error: the profile-guided build's findings differ from the release build's" >&2
-  exit 1
-fi
 measure objlint-j1 "$OBJLINT" check -q --format json -j 1 "$IN" | tee -a "$results"
 # One large object: parallelism inside an object (sections decoded and
 # functions checked in parallel), and objtool on the same file.

@@ -38,7 +38,11 @@ OBJLINT=$PWD/target/release/objlint
 DECODE=$PWD/target/release/examples/decode_all
 # scripts/pgo.sh's profile-guided build, when built: measured beside.
 PGO=""
-[ -x target/pgo/objlint ] && PGO=$PWD/target/pgo/objlint
+if [ -x target/pgo/objlint ]; then
+  PGO=$PWD/target/pgo/objlint
+  [ "$(sed -n 's/^commit //p' target/pgo/TRAINING)" = "$(git rev-parse HEAD)" ] ||
+    echo "note: target/pgo was built from another commit ($(head -1 target/pgo/TRAINING)); rerun scripts/pgo.sh" >&2
+fi
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 # objtool writes into the object without --dry-run; both read this copy.
 cp "$PRE" "$WORK/vmlinux.o"
@@ -82,17 +86,18 @@ echo "median of $ROUNDS:"
 echo "  objlint -j$JOBS: ${lint} s, $((lrss / 1024)) MiB; -j1 ${lint1} s (-j1 -> -j$JOBS $(echo "$lint1 / $lint" | bc -l | cut -c1-4)x)"
 dec=$(stat decode-only 2)
 echo "  decode only (one thread): ${dec} s; objlint -j1 / decode only $(echo "$lint1 / $dec" | bc -l | cut -c1-4)"
+if [ -n "$PGO" ]; then
+  pgo=$(stat "pgo-j$JOBS" 2); pgo1=$(stat pgo-j1 2); prss=$(stat "pgo-j$JOBS" 3)
+  echo "  profile-guided build (target/pgo, $(sed -n 2,9p target/pgo/TRAINING | tr '\n' ' ')): -j$JOBS ${pgo} s, $((prss / 1024)) MiB," \
+    "-j1 ${pgo1} s (-j1 -> -j$JOBS $(echo "$pgo1 / $pgo" | bc -l | cut -c1-4)x), $(echo "$lint / $pgo" | bc -l | cut -c1-4)x the release build's speed"
+  cmp -s <("$OBJLINT" check -q --link --format json "$WORK/vmlinux.o") <("$PGO" check -q --link --format json "$WORK/vmlinux.o") ||
+    echo "  error: the profile-guided build's findings differ from the release build's"
+fi
 if [ -n "$OBJTOOL" ]; then
   tool=$(stat objtool 2); trss=$(stat objtool 3)
   echo "  objtool: ${tool} s, $((trss / 1024)) MiB"
   echo "  objlint $(echo "$tool / $lint" | bc -l | cut -c1-5)x faster, RSS $(echo "$lrss / $trss" | bc -l | cut -c1-4) of objtool's"
-  if [ -n "$PGO" ]; then
-    pgo=$(stat "pgo-j$JOBS" 2); pgo1=$(stat pgo-j1 2); prss=$(stat "pgo-j$JOBS" 3)
-    echo "  profile-guided build (target/pgo, $(sed -n 2,9p target/pgo/TRAINING | tr '\n' ' ')): -j$JOBS ${pgo} s, $((prss / 1024)) MiB, -j1 ${pgo1} s:" \
-      "$(echo "$tool / $pgo" | bc -l | cut -c1-5)x objtool, -j1 -> -j$JOBS $(echo "$pgo1 / $pgo" | bc -l | cut -c1-4)x"
-    cmp -s <("$OBJLINT" check -q --link --format json "$WORK/vmlinux.o") <("$PGO" check -q --link --format json "$WORK/vmlinux.o") ||
-      echo "  error: the profile-guided build's findings differ from the release build's"
-  fi
+  if [ -n "$PGO" ]; then echo "  profile-guided build $(echo "$tool / $pgo" | bc -l | cut -c1-5)x faster"; fi
   echo
   echo "objtool's warnings:"
   "$OBJTOOL" $ARGS --dry-run "$WORK/vmlinux.o" 2>&1 | sed 's/^/  /' | head -50 || true
