@@ -74,8 +74,9 @@ RUSTFLAGS="-Cprofile-use=$PROFILE" cargo build --release --quiet \
   --bin objlint --example decode_all --target-dir target/pgo-use
 USE=target/pgo-use/release/objlint
 syms() { nm "$1" | awk '$3 ~ /^_ZN7objlint/ { print $3 }' | sort -u; }
-common=$(comm -12 <(syms "$GEN") <(syms "$USE") | wc -l)
-total=$(syms "$GEN" | wc -l)
+syms "$GEN" >"$WORK/gen.syms"
+common=$(comm -12 "$WORK/gen.syms" <(syms "$USE") | wc -l)
+total=$(wc -l <"$WORK/gen.syms")
 if [ $((common * 2)) -lt "$total" ]; then
   echo "pgo.sh: only $common of the instrumented build's $total objlint symbols are in the" \
     "profile-guided build: the profile does not apply (the two builds differ in features?)" >&2

@@ -63,6 +63,11 @@ measure() { # label cmd... -> "label wall_s maxrss_kb"
   echo "$label $(tail -1 "$t")"
   rm -f "$t"
 }
+if [ -n "$PGO" ] && ! cmp -s <("$OBJLINT" check -q --link --format json "$WORK/vmlinux.o") \
+  <("$PGO" check -q --link --format json "$WORK/vmlinux.o"); then
+  echo "error: the profile-guided build's findings differ from the release build's" >&2
+  exit 1
+fi
 RES=$WORK/results
 for r in $(seq "$ROUNDS"); do
   [ -n "$OBJTOOL" ] && measure objtool "$OBJTOOL" $ARGS --dry-run "$WORK/vmlinux.o" | tee -a "$RES"
@@ -90,8 +95,6 @@ if [ -n "$PGO" ]; then
   pgo=$(stat "pgo-j$JOBS" 2); pgo1=$(stat pgo-j1 2); prss=$(stat "pgo-j$JOBS" 3)
   echo "  profile-guided build (target/pgo, $(sed -n 2,9p target/pgo/TRAINING | tr '\n' ' ')): -j$JOBS ${pgo} s, $((prss / 1024)) MiB," \
     "-j1 ${pgo1} s (-j1 -> -j$JOBS $(echo "$pgo1 / $pgo" | bc -l | cut -c1-4)x), $(echo "$lint / $pgo" | bc -l | cut -c1-4)x the release build's speed"
-  cmp -s <("$OBJLINT" check -q --link --format json "$WORK/vmlinux.o") <("$PGO" check -q --link --format json "$WORK/vmlinux.o") ||
-    echo "  error: the profile-guided build's findings differ from the release build's"
 fi
 if [ -n "$OBJTOOL" ]; then
   tool=$(stat objtool 2); trss=$(stat objtool 3)
