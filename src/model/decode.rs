@@ -573,6 +573,62 @@ mod tests {
         );
     }
 
+    /// Each page's slot is the first instruction at or after the page's
+    /// start, across runs of pages handled apart (`INDEX_CHUNK`), over gaps
+    /// longer than a run, and past the last instruction.
+    #[test]
+    fn page_index_is_each_pages_first_instruction() {
+        let run = INDEX_CHUNK as u64 * PAGE;
+        let mut layouts: Vec<Vec<u64>> = vec![
+            vec![],
+            vec![0],
+            vec![5],
+            (0..4000).map(|k| k * 3).collect(),
+            // Dense, then a gap of several runs, then instructions on both
+            // sides of a run's boundary and one at its last byte.
+            (0..1000)
+                .map(|k| k * 7)
+                .chain([
+                    3 * run - 1,
+                    3 * run,
+                    3 * run + 15,
+                    4 * run - 16,
+                    4 * run + 1,
+                ])
+                .collect(),
+        ];
+        // Irregular lengths from a fixed seed.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut off = 0;
+        let mut irregular = Vec::new();
+        for _ in 0..200_000 {
+            irregular.push(off);
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            off += 1 + x % 15 + if x % 997 == 0 { 40_000 } else { 0 };
+        }
+        layouts.push(irregular);
+        for offsets in layouts {
+            let insns: Vec<Insn> = offsets
+                .iter()
+                .map(|&o| Insn::new(o, 1, Kind::Other, None))
+                .collect();
+            let pages = page_index(&insns);
+            let end = insns.last().map_or(0, |i| i.offset());
+            assert_eq!(pages.len() as u64, end / PAGE + 2);
+            for (p, &slot) in pages.iter().enumerate() {
+                let first = insns.partition_point(|i| i.offset() < p as u64 * PAGE);
+                assert_eq!(
+                    slot as usize,
+                    first,
+                    "page {p} of {} instructions",
+                    insns.len()
+                );
+            }
+        }
+    }
+
     /// The former pass over a whole section after decoding (the one the
     /// indexing during decoding replaced): the oracle for it.
     fn index_ops(insns: &mut [Insn], ops: &OpTable) -> bool {
