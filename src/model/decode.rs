@@ -606,7 +606,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            off += 1 + x % 15 + if x % 997 == 0 { 40_000 } else { 0 };
+            off += 1 + x % 15 + if x.is_multiple_of(997) { 40_000 } else { 0 };
         }
         layouts.push(irregular);
         for offsets in layouts {
