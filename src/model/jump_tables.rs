@@ -477,8 +477,8 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             };
             let lo = from.saturating_sub(128).max(range.start);
             // The relocations of the instructions looked at, found once and
-            // walked back with them (a search per instruction was 0.8% of a
-            // run over the x86 modules).
+            // walked back with them (a search per instruction was 0.8% of
+            // the instructions of a run over the x86 modules).
             let span = obj.relocs_in(f.section, code.insns[lo].offset(), code.insns[from].end());
             let mut below = span.len();
             for j in (lo..=from).rev() {
