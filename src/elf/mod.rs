@@ -384,6 +384,14 @@ fn name_str(s: &[u8]) -> Result<&str, std::str::Utf8Error> {
     std::str::from_utf8(s)
 }
 
+/// The hash [`Object::sections_named`] orders names by.
+fn name_hash(name: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(name.as_bytes());
+    h.finish()
+}
+
 /// The NUL-terminated name at `idx` of string table `table`. A name that
 /// runs to the table's end unterminated, or names that add up to more than
 /// `budget`, make the object unreadable: each would be copied whole.
@@ -1228,14 +1236,6 @@ mod tests {
         assert_eq!(ty(0x1_0002), Some(R_TYPE_UNKNOWN));
     }
 }
-/// The hash [`Object::sections_named`] orders names by.
-fn name_hash(name: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    h.write(name.as_bytes());
-    h.finish()
-}
-
 #[cfg(test)]
 mod by_name_tests {
     use super::*;

@@ -308,7 +308,7 @@ fn page_index(insns: &[Insn]) -> Vec<u32> {
             let end = first + run.len() as u64;
             let k0 = insns.partition_point(|i| i.offset() < first * PAGE);
             let k1 = k0 + insns[k0..].partition_point(|i| i.offset() < end * PAGE);
-            run.fill(0);
+            // `pages` starts zeroed.
             run[0] = k0 as u32;
             for ins in &insns[k0..k1] {
                 // Below `end`, so at most run.len(): the last page's

@@ -12,7 +12,7 @@
 //! else is counted, not guessed: a wrong table would invent landing-pad
 //! findings.
 
-use super::{Model, SectionCode};
+use super::{Dest, Model, SectionCode};
 use crate::arch::{Kind, RelocUse};
 use crate::elf::{Machine, Place};
 use rayon::prelude::*;
@@ -414,11 +414,15 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
     let mut later: Vec<(usize, usize, u32)> = Vec::new();
     // Indirect jumps, and jumps through a retpoline thunk (objtool turns
     // those into indirect jumps before looking for tables).
-    let dispatch = |code: &SectionCode, k: usize| match code.insns[k].kind {
-        Kind::IndirectJump => true,
-        Kind::Jump => m.is_indirect_thunk(code.dest(k)),
-        _ => false,
-    };
+    // `dest` is asked only of a jump (a caller with the transfer's place
+    // reads it there).
+    let dispatch_to =
+        |code: &SectionCode, k: usize, dest: &dyn Fn() -> Dest| match code.insns[k].kind {
+            Kind::IndirectJump => true,
+            Kind::Jump => m.is_indirect_thunk(dest()),
+            _ => false,
+        };
+    let dispatch = |code: &SectionCode, k: usize| dispatch_to(code, k, &|| code.dest(k));
     // Every function's dispatches, found in parallel (on vmlinux.o, 60,000
     // functions' transfers took one thread 9 ms), then each in order.
     let dispatches: Vec<(usize, usize)> = m
@@ -430,15 +434,9 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             // By place among the transfers: their destinations are read
             // there without finding each instruction's place again.
             code.transfer_places(m.insn_range(f))
-                .filter(move |&p| {
-                    let k = code.transfers()[p] as usize;
-                    match code.insns[k].kind {
-                        Kind::IndirectJump => true,
-                        Kind::Jump => m.is_indirect_thunk(code.dest_at(p)),
-                        _ => false,
-                    }
-                })
-                .map(move |p| (fi, code.transfers()[p] as usize))
+                .map(move |p| (p, code.transfers()[p] as usize))
+                .filter(move |&(p, k)| dispatch_to(code, k, &|| code.dest_at(p)))
+                .map(move |(_, k)| (fi, k))
         })
         .collect();
     // Each dispatch's table looked for in parallel (on vmlinux.o, thousands
@@ -486,16 +484,17 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                 if j != k && dispatch(j) {
                     break;
                 }
-                let mut first = below;
-                while first > 0 && span[first - 1].offset() >= ins.offset() {
-                    first -= 1;
+                // This instruction's relocations: span[r_lo..r_hi].
+                let mut r_lo = below;
+                while r_lo > 0 && span[r_lo - 1].offset() >= ins.offset() {
+                    r_lo -= 1;
                 }
-                let mut end = first;
-                while end < below && span[end].offset() < ins.end() {
-                    end += 1;
+                let mut r_hi = r_lo;
+                while r_hi < below && span[r_hi].offset() < ins.end() {
+                    r_hi += 1;
                 }
-                below = first;
-                let table = span[first..end].iter().find_map(|r| {
+                below = r_lo;
+                let table = span[r_lo..r_hi].iter().find_map(|r| {
                     let sym = obj.symbols.get(r.sym())?;
                     let ts = sym.section_index()?;
                     if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
