@@ -311,13 +311,32 @@ impl<'m, 'a> Walker<'m, 'a> {
             None => true,
             Some(g) => {
                 let g = &self.m.functions[g];
-                is_cold_part(root.name, g.name)
+                self.is_cold_part_of(root, g.name)
                     || owner.is_some_and(|o| {
                         let o = &self.m.functions[o];
                         o.section == section && offset >= o.start && offset < o.end
                     })
             }
         }
+    }
+
+    /// Whether `name` is a `.cold` part of `root` under any of its names:
+    /// the one kept for aliases may not be the one the compiler named the
+    /// part after (`module_init(virtio_init)` aliases `init_module` to
+    /// `virtio_init`, whose part is `virtio_init.cold`).
+    fn is_cold_part_of(&self, root: &Function, name: &str) -> bool {
+        if is_cold_part(root.name, name) {
+            return true;
+        }
+        let Some(parent) = name.find(".cold").map(|k| &name[..k]) else {
+            return false;
+        };
+        self.m.obj.symbols.iter().any(|s| {
+            s.is_func()
+                && s.name == parent
+                && s.section_index() == Some(root.section)
+                && s.value == root.start
+        })
     }
 
     /// Continue at `to` after code of `owner` that ended there, on a walk

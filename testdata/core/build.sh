@@ -29,6 +29,10 @@ cc arm64/flow-clang.o $A64_CLANG
 # User-space calls to the C library's noreturn functions.
 $X86_GCC -c libc.c -o x86/libc.o
 $A64_GCC -c libc.c -o arm64/libc.o
+# Linux 6.1's noreturn names and an init function's alias (gcc: clang
+# splits no cold parts).
+$X86_GCC -c linux61.c -o x86/linux61.o
+$A64_GCC -c linux61.c -o arm64/linux61.o
 
 for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64/*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
