@@ -658,6 +658,17 @@ pub struct ExTableLayout {
     pub fixup: u64,
 }
 
+/// A kernel table whose entries name instructions the source annotates
+/// ANNOTATE_RETPOLINE_SAFE (`rules/special.toml` `retpoline_safe_sites`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SafeSitesLayout {
+    pub section: String,
+    pub size: u64,
+    pub insn: u64,
+    pub reason: String,
+}
+
 /// `struct jump_entry`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -841,6 +852,8 @@ pub struct UnreachableRules {
 #[serde(deny_unknown_fields)]
 pub struct SpecialRules {
     pub ex_table: ArchValues<Vec<ExTableLayout>>,
+    #[serde(default)]
+    pub retpoline_safe_sites: ArchValues<Vec<SafeSitesLayout>>,
     pub jump_table: JumpTableLayout,
     pub bug_table: Vec<BugTableLayout>,
     pub unwind_hints: UnwindHintLayout,

@@ -238,6 +238,37 @@ fn undecodable_bytes_on_a_path_are_reported() {
     assert!(off.iter().all(|g| g.1 != "analysis-incomplete"), "{off:?}");
 }
 
+/// Linux 6.1's paravirt calls in a shipped module: the link dropped their
+/// ANNOTATE_RETPOLINE_SAFE, `.parainstructions` still lists them
+/// (rules/special.toml `retpoline_safe_sites`), so they are judged. With the
+/// table renamed away the same call is one place not judged.
+#[test]
+fn paravirt_sites_a_module_still_lists_are_judged() {
+    let dir = root().join("testdata/incomplete");
+    let (got, _) = findings(&dir, &["x86-paravirt-linked.o"]);
+    assert_eq!(got, []);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut b = std::fs::read(dir.join("x86-paravirt-linked.o")).unwrap();
+    let (_, strtab, size) = section(&b, ".shstrtab");
+    let names = &mut b[strtab..strtab + size];
+    let at = names
+        .windows(18)
+        .position(|w| w == b".parainstructions\0")
+        .unwrap();
+    names[at + 16] = b'X';
+    std::fs::write(tmp.path().join("unlisted.o"), &b).unwrap();
+    let (got, _) = findings(tmp.path(), &["unlisted.o"]);
+    assert_eq!(
+        got,
+        [row(
+            "unlisted.o",
+            "analysis-incomplete",
+            "pv_irq_save+0x6",
+            "annotations-lost"
+        )]
+    );
+}
+
 /// An `.orc_unwind` one byte short: orc-mismatch cannot compare.
 #[test]
 fn unreadable_orc_is_reported() {

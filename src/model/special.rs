@@ -153,6 +153,39 @@ impl Special {
             }
         }
 
+        // Sites the source annotated retpoline-safe that a kernel table still
+        // lists after the link dropped `.discard.retpoline_safe`: a table's
+        // layouts tried in order, the first that fits read.
+        let safe_sites = rules.retpoline_safe_sites.get(obj.machine);
+        let mut tables: Vec<&str> = safe_sites.iter().map(|t| t.section.as_str()).collect();
+        tables.dedup();
+        for name in tables {
+            let mut errors = Vec::new();
+            let fits = safe_sites
+                .iter()
+                .filter(|t| t.section == name)
+                .find_map(|t| {
+                    let table = obj.ref_table(&t.section, t.size, &[t.insn], true);
+                    match table.errors.is_empty() {
+                        true => Some(table.entries),
+                        false => {
+                            errors.extend(table.errors);
+                            None
+                        }
+                    }
+                });
+            match fits {
+                Some(entries) => {
+                    for e in &entries {
+                        add(&mut sp, local(&e.refs[0]), &mut |m| m.retpoline_safe = true);
+                    }
+                }
+                None => sp
+                    .unread
+                    .push(format!("{name}: fits no layout ({})", errors.join("; "))),
+            }
+        }
+
         // Exception landing pads (.gcc_except_table): a call in a
         // call-site range that throws continues at its landing pad, with
         // the stack as at the call. User-space C built with -fexceptions
