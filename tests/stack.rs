@@ -325,6 +325,7 @@ fn arm64_faults_are_found_and_nothing_else() {
         ("no_reload+0x10", "stack-modified-return"),
         ("sibling_modified+0x8", "stack-modified-sibling-call"),
         ("mismatch+0x8", "stack-mismatch"),
+        ("saved_mismatch+0x10", "stack-mismatch"),
         ("undefined_state+0x0", "stack-undefined"),
         ("call_before_frame+0x4", "frame-pointer"),
         // Cases behind switch tables only a full read reaches.
@@ -345,6 +346,15 @@ fn arm64_faults_are_found_and_nothing_else() {
     .map(|(p, r)| (p.to_string(), r))
     .collect();
     assert_eq!(got, want);
+    // objtool's `reg1[N]=` with the register's name (was `x191=undefined`).
+    let saved = findings
+        .iter()
+        .find(|f| place(f) == "saved_mismatch+0x10")
+        .unwrap();
+    assert_eq!(
+        saved.message,
+        "stack state mismatch: reg1[x19]=undefined reg2[x19]=cfa-16"
+    );
 }
 
 /// DWARF CFI the compiler cannot make exact: gcc's for code with a push in

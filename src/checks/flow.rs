@@ -609,8 +609,10 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
         };
         let what = match m {
             Mismatch::Cfa(x, y) => format!("cfa1={} cfa2={}", f.loc_text(x), f.loc_text(y)),
+            // objtool's `reg1[3]=...`, the register named: `x191=` read
+            // as one name on arm64.
             Mismatch::Register(k, x, y) => format!(
-                "{}1={} {}2={}",
+                "reg1[{}]={} reg2[{}]={}",
                 self.name_of_slot(k),
                 f.loc_text(x),
                 self.name_of_slot(k),

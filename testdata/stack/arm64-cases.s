@@ -85,6 +85,18 @@ mismatch:
 1:	ret
 	.size	mismatch, .-mismatch
 
+// x19 saved on one path only: the paths meet with different saved registers.
+	.globl	saved_mismatch
+	.type	saved_mismatch, %function
+saved_mismatch:
+	stp	x29, x30, [sp, #-32]!
+	mov	x29, sp
+	cbz	x0, 1f
+	str	x19, [sp, #16]
+1:	ldp	x29, x30, [sp], #32
+	ret
+	.size	saved_mismatch, .-saved_mismatch
+
 // sp moved by a register: the model cannot follow.
 	.globl	undefined_state
 	.type	undefined_state, %function
