@@ -1676,8 +1676,14 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
             let silent = covering
                 .inspect(|_| any = true)
                 .all(|r| r.1.ty == crate::elf::orc::ORC_TYPE_UNDEFINED);
-            if any && silent {
-                non_standard.insert((f.section, f.start));
+            // Said, not assumed silently: an ORC misread as all undefined
+            // would otherwise turn the stack rules off without a word.
+            if any && silent && non_standard.insert((f.section, f.start)) {
+                gaps.push(Gap::new(
+                    Cause::AnnotationsLost,
+                    (f.section, f.start),
+                    "the stack is not followed: the module's ORC is undefined throughout the function (objtool was told not to follow it; STACK_FRAME_NON_STANDARD was dropped at link)",
+                ));
             }
         }
     }

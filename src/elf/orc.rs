@@ -1,6 +1,12 @@
 //! The ORC unwind tables objtool writes into x86 objects: `.orc_unwind_ip`
 //! (a 4-byte PC-relative reference per row) and `.orc_unwind` (the rows, 6
 //! bytes each, in the same order), as in arch/x86/include/asm/orc_types.h.
+//!
+//! Two layouts of a row: Linux 6.4 gave `type` three bits (UNDEFINED and
+//! END_OF_STACK became types) and a `signal` bit; before it, `type` had two
+//! bits (CALL 0, REGS 1, REGS_PARTIAL 2) and an `end` bit, and an undefined
+//! row was one with an undefined `sp_reg`. Rows are read into the newer
+//! meaning; which layout a table has is told from its rows ([`OrcTable::layout`]).
 
 use super::{Object, Place};
 
@@ -41,6 +47,7 @@ impl OrcEntry {
         OrcEntry::default()
     }
 
+    /// A row in the layout of Linux 6.4 and later.
     pub fn parse(b: &[u8]) -> OrcEntry {
         let bits = u16::from_le_bytes([b[4], b[5]]);
         OrcEntry {
@@ -51,6 +58,52 @@ impl OrcEntry {
             ty: ((bits >> 8) & 7) as u8,
             signal: (bits >> 11) & 1 != 0,
         }
+    }
+
+    /// Whether objtool 6.4 or later could have written these bytes: its
+    /// UNDEFINED and END_OF_STACK rows are all zero but the type (it
+    /// returns before filling them), its other rows have a CFA register,
+    /// and there are five types.
+    fn fits_since_6_4(b: &[u8]) -> bool {
+        let e = OrcEntry::parse(b);
+        match e.ty {
+            ORC_TYPE_UNDEFINED | ORC_TYPE_END_OF_STACK => {
+                !e.signal && b[..4] == [0; 4] && b[4] == 0
+            }
+            ORC_TYPE_CALL | ORC_TYPE_REGS | ORC_TYPE_REGS_PARTIAL => e.sp_reg != ORC_REG_UNDEFINED,
+            _ => false,
+        }
+    }
+
+    /// A row in the layout before Linux 6.4, in the newer meaning: an
+    /// undefined CFA register is an UNDEFINED row, or END_OF_STACK with
+    /// `end`; REGS and REGS_PARTIAL were signal frames by their type.
+    /// `None` where the bytes fit that layout neither (type 3, bits past `end`).
+    fn parse_before_6_4(b: &[u8]) -> Option<OrcEntry> {
+        let bits = u16::from_le_bytes([b[4], b[5]]);
+        let (ty, end) = ((bits >> 8) & 3, (bits >> 10) & 1 != 0);
+        if bits >> 11 != 0 || ty == 3 {
+            return None;
+        }
+        let sp_reg = (bits & 0xf) as u8;
+        if sp_reg == ORC_REG_UNDEFINED {
+            return Some(OrcEntry {
+                ty: if end {
+                    ORC_TYPE_END_OF_STACK
+                } else {
+                    ORC_TYPE_UNDEFINED
+                },
+                ..OrcEntry::default()
+            });
+        }
+        Some(OrcEntry {
+            sp_offset: i16::from_le_bytes([b[0], b[1]]),
+            bp_offset: i16::from_le_bytes([b[2], b[3]]),
+            sp_reg,
+            bp_reg: ((bits >> 4) & 0xf) as u8,
+            ty: [ORC_TYPE_CALL, ORC_TYPE_REGS, ORC_TYPE_REGS_PARTIAL][ty as usize],
+            signal: ty != 0,
+        })
     }
 
     fn reg(r: u8, off: i16) -> String {
@@ -99,6 +152,8 @@ pub struct OrcTable {
     /// Why the tables could not be read, when they could not.
     pub error: Option<String>,
     pub present: bool,
+    /// The rows' layout: "6.4" (Linux 6.4 and later) or "before 6.4".
+    pub layout: &'static str,
 }
 
 impl OrcTable {
@@ -140,9 +195,22 @@ impl Object<'_> {
             ));
             return t;
         }
+        let raw: Vec<&[u8]> = data.chunks_exact(OrcEntry::SIZE as usize).collect();
+        let entries: Vec<OrcEntry> = if raw.iter().all(|b| OrcEntry::fits_since_6_4(b)) {
+            t.layout = "6.4";
+            raw.iter().map(|b| OrcEntry::parse(b)).collect()
+        } else if let Some(old) = raw.iter().map(|b| OrcEntry::parse_before_6_4(b)).collect() {
+            t.layout = "before 6.4";
+            old
+        } else {
+            t.error = Some(
+                ".orc_unwind fits neither ORC row layout (Linux 6.4 and later, or before)".into(),
+            );
+            return t;
+        };
         let relocs = self.relocs(ip);
         let mut r = 0;
-        for k in 0..n {
+        for (k, &e) in (0..n).zip(&entries) {
             while r < relocs.len() && relocs[r].offset() < k * 4 {
                 r += 1;
             }
@@ -150,7 +218,6 @@ impl Object<'_> {
                 t.unresolved += 1;
                 continue;
             };
-            let e = OrcEntry::parse(&data[(k * OrcEntry::SIZE) as usize..][..6]);
             match self.resolve(rel.sym(), self.addend(rel)) {
                 Place::Local { section, offset } => t.rows[section].push((offset, e)),
                 _ => t.unresolved += 1,
@@ -160,5 +227,60 @@ impl Object<'_> {
             rows.sort_by_key(|r| r.0);
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// sp_offset, bp_offset, then the bitfield bytes.
+    fn row(sp_offset: i16, bp_offset: i16, b4: u8, b5: u8) -> [u8; 6] {
+        let (s, b) = (sp_offset.to_le_bytes(), bp_offset.to_le_bytes());
+        [s[0], s[1], b[0], b[1], b4, b5]
+    }
+
+    #[test]
+    fn rows_of_both_layouts() {
+        // `type:call sp:sp+8`, as objtool 6.4+ writes it (type 2)...
+        let call = row(8, 0, ORC_REG_SP, 2);
+        assert!(OrcEntry::fits_since_6_4(&call));
+        assert_eq!(OrcEntry::parse(&call).ty, ORC_TYPE_CALL);
+        // ...and as objtool 6.1 does (CALL is type 0): UNDEFINED with a
+        // register, which 6.4+ never writes.
+        let old_call = row(8, 0, ORC_REG_SP, 0);
+        assert!(!OrcEntry::fits_since_6_4(&old_call));
+        assert_eq!(
+            OrcEntry::parse_before_6_4(&old_call),
+            Some(OrcEntry {
+                sp_offset: 8,
+                sp_reg: ORC_REG_SP,
+                ty: ORC_TYPE_CALL,
+                ..OrcEntry::default()
+            })
+        );
+        // Before 6.4 an undefined CFA register with `end` is the end of the
+        // stack (6.4+ would read type 4 without a CFA register).
+        let old_end = row(0, 0, ORC_REG_UNDEFINED, 1 << 2);
+        assert!(!OrcEntry::fits_since_6_4(&old_end));
+        assert_eq!(
+            OrcEntry::parse_before_6_4(&old_end).map(|e| e.ty),
+            Some(ORC_TYPE_END_OF_STACK)
+        );
+        assert_eq!(
+            OrcEntry::parse_before_6_4(&row(0, 0, 0, 0)).map(|e| e.ty),
+            Some(ORC_TYPE_UNDEFINED)
+        );
+        // REGS (1) and REGS_PARTIAL (2) were signal frames by their type.
+        let old_regs = row(160, 0, ORC_REG_SP, 1);
+        let e = OrcEntry::parse_before_6_4(&old_regs).unwrap();
+        assert_eq!((e.ty, e.signal), (ORC_TYPE_REGS, true));
+        // Bits past `end`, or type 3, fit the old layout not.
+        assert_eq!(
+            OrcEntry::parse_before_6_4(&row(8, 0, ORC_REG_SP, 1 << 3)),
+            None
+        );
+        assert_eq!(OrcEntry::parse_before_6_4(&row(8, 0, ORC_REG_SP, 3)), None);
+        assert!(!OrcEntry::fits_since_6_4(&row(8, 0, ORC_REG_SP, 1 << 3)));
     }
 }

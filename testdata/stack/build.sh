@@ -98,6 +98,20 @@ else
   echo "objtool not found ($OBJTOOL): the x86 ground truth is not rebuilt" >&2
 fi
 
+# The ORC objtool 6.1 writes (the row layout before Linux 6.4: two type
+# bits and an `end` bit), from the 6.1 corpus's objtool
+# (OBJCORPUS_SERIES=6.1 fetch-corpus.sh ~/.cache/objcorpus61; $OBJTOOL61
+# overrides): X.orc61.o, which tests/stack.rs reads as it reads 6.1 modules.
+OBJTOOL61=${OBJTOOL61:-$HOME/.cache/objcorpus61/bin/objtool}
+if [ -x "$OBJTOOL61" ]; then
+  for o in x86-gcc x86-gcc-fp x86-clang x86-clang-fp; do
+    cp "$o.o" "$o.orc61.o"
+    "$OBJTOOL61" --orc "$o.orc61.o"
+  done
+else
+  echo "objtool 6.1 not found ($OBJTOOL61): the *.orc61.o ground truth is not rebuilt" >&2
+fi
+
 # The README's example objects (testdata/examples/README.md).
 cp x86-cases.o ../examples/stack-x86_64.o
 cp arm64-cases.o ../examples/stack-arm64.o
