@@ -2088,16 +2088,21 @@ fn walk_root_from(
         trail: NO_TRAIL,
         pending: None,
     };
-    match from {
+    // One call of the walk loop (the compiler inlines it here while there
+    // is one).
+    let (entry, init) = match from {
         // Entered at a hint: the hint gives the state.
-        Some(at) => {
-            let init = State {
+        Some(at) => (
+            Some(at),
+            State {
                 cfi: Cfi::undefined(),
                 ..init
-            };
-            walker.walk_from_in(f, at, init, &mut w, &mut scr.paths)
-        }
-        None => walker.walk_in(f, init, &mut w, &mut scr.paths),
+            },
+        ),
+        None => (walker.entry(f), init),
+    };
+    if let Some(entry) = entry {
+        walker.walk_from_in(f, entry, init, &mut w, &mut scr.paths);
     }
     if stack && (p.orc.is_some() || p.cfi.is_some()) {
         compare_tables(cx, p, &mut w);

@@ -65,12 +65,11 @@ impl OrcEntry {
     /// returns before filling them), its other rows have a CFA register,
     /// and there are five types.
     fn fits_since_6_4(b: &[u8]) -> bool {
-        let e = OrcEntry::parse(b);
-        match e.ty {
-            ORC_TYPE_UNDEFINED | ORC_TYPE_END_OF_STACK => {
-                !e.signal && b[..4] == [0; 4] && b[4] == 0
+        match b[5] & 7 {
+            ORC_TYPE_UNDEFINED | ORC_TYPE_END_OF_STACK => b[5] >> 3 == 0 && b[..5] == [0; 5],
+            ORC_TYPE_CALL | ORC_TYPE_REGS | ORC_TYPE_REGS_PARTIAL => {
+                b[4] & 0xf != ORC_REG_UNDEFINED && b[5] >> 4 == 0
             }
-            ORC_TYPE_CALL | ORC_TYPE_REGS | ORC_TYPE_REGS_PARTIAL => e.sp_reg != ORC_REG_UNDEFINED,
             _ => false,
         }
     }
@@ -195,13 +194,13 @@ impl Object<'_> {
             ));
             return t;
         }
-        let raw: Vec<&[u8]> = data.chunks_exact(OrcEntry::SIZE as usize).collect();
-        let entries: Vec<OrcEntry> = if raw.iter().all(|b| OrcEntry::fits_since_6_4(b)) {
+        let raw = || data.chunks_exact(OrcEntry::SIZE as usize);
+        let old = if raw().all(OrcEntry::fits_since_6_4) {
             t.layout = "6.4";
-            raw.iter().map(|b| OrcEntry::parse(b)).collect()
-        } else if let Some(old) = raw.iter().map(|b| OrcEntry::parse_before_6_4(b)).collect() {
+            false
+        } else if raw().all(|b| OrcEntry::parse_before_6_4(b).is_some()) {
             t.layout = "before 6.4";
-            old
+            true
         } else {
             t.error = Some(
                 ".orc_unwind fits neither ORC row layout (Linux 6.4 and later, or before)".into(),
@@ -210,13 +209,17 @@ impl Object<'_> {
         };
         let relocs = self.relocs(ip);
         let mut r = 0;
-        for (k, &e) in (0..n).zip(&entries) {
+        for (k, b) in (0..n).zip(raw()) {
             while r < relocs.len() && relocs[r].offset() < k * 4 {
                 r += 1;
             }
             let Some(rel) = relocs.get(r).filter(|x| x.offset() == k * 4) else {
                 t.unresolved += 1;
                 continue;
+            };
+            let e = match old {
+                false => OrcEntry::parse(b),
+                true => OrcEntry::parse_before_6_4(b).unwrap_or_default(),
             };
             match self.resolve(rel.sym(), self.addend(rel)) {
                 Place::Local { section, offset } => t.rows[section].push((offset, e)),

@@ -296,6 +296,11 @@ impl<'m, 'a> Walker<'m, 'a> {
         self.m.is_return_thunk(dest)
     }
 
+    /// Where a walk of `root` starts: its first instruction.
+    pub fn entry(&self, root: &Function) -> Option<Loc> {
+        self.index(root.section, root.start)
+    }
+
     fn index(&self, section: usize, offset: u64) -> Option<Loc> {
         let c = self.m.section_code(section)?;
         c.index_at(offset).map(|i| (section, i))
@@ -303,6 +308,9 @@ impl<'m, 'a> Walker<'m, 'a> {
 
     /// Whether a place belongs to the walk from `root`: its own range, one of
     /// its `.cold` parts, or code outside every function.
+    // Asked only of jumps out of the root's range: kept out of the walk
+    // loop, which the compiler inlines into its callers while it is small.
+    #[inline(never)]
     fn inside(&self, root: &Function, owner: Option<usize>, section: usize, offset: u64) -> bool {
         if section == root.section && offset >= root.start && offset < root.end {
             return true;
@@ -325,9 +333,14 @@ impl<'m, 'a> Walker<'m, 'a> {
     /// part after (`module_init(virtio_init)` aliases `init_module` to
     /// `virtio_init`, whose part is `virtio_init.cold`).
     fn is_cold_part_of(&self, root: &Function, name: &str) -> bool {
-        if is_cold_part(root.name, name) {
-            return true;
-        }
+        is_cold_part(root.name, name) || self.is_cold_part_of_alias(root, name)
+    }
+
+    // Rare (a jump out of the root into a `.cold` part not named after it):
+    // kept out of the walk loop's code.
+    #[cold]
+    #[inline(never)]
+    fn is_cold_part_of_alias(&self, root: &Function, name: &str) -> bool {
         let Some(parent) = name.find(".cold").map(|k| &name[..k]) else {
             return false;
         };
@@ -707,6 +720,9 @@ impl<'m, 'a> Walker<'m, 'a> {
     }
 
     /// [`Walker::walk_from`] with buffers kept from an earlier walk.
+    // Inlined into each caller: the flow walk's one call site gains most
+    // (its visitor's methods inline into the loop).
+    #[inline(always)]
     pub fn walk_from_in<V: Visitor>(
         &self,
         root: &Function,
