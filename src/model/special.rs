@@ -28,6 +28,8 @@ pub struct Hint {
     pub signal: bool,
 }
 
+/// Hint types as Linux 6.4 and later number them (include/linux/objtool_types.h),
+/// the numbering the model uses; [`Hint::from_before_6_4`] reads the older one.
 impl Hint {
     pub const UNDEFINED: u8 = 0;
     pub const END_OF_STACK: u8 = 1;
@@ -37,6 +39,54 @@ impl Hint {
     pub const FUNC: u8 = 5;
     pub const SAVE: u8 = 6;
     pub const RESTORE: u8 = 7;
+
+    /// Whether a hint is one Linux 6.4 or later writes: UNDEFINED and
+    /// END_OF_STACK name no register, CALL and REGS_PARTIAL one, REGS one
+    /// with `signal` (UNWIND_HINT_REGS's default; only IRET_ENTRY, a partial
+    /// one, clears it), FUNC is `sp+8`, SAVE and RESTORE name none.
+    pub fn fits_since_6_4(&self) -> bool {
+        match self.ty {
+            Hint::UNDEFINED | Hint::END_OF_STACK => {
+                self.sp_reg == 0 && self.sp_offset == 0 && !self.signal
+            }
+            Hint::CALL | Hint::REGS_PARTIAL => self.sp_reg != 0,
+            Hint::REGS => self.sp_reg != 0 && self.signal,
+            Hint::FUNC => self.is_func(),
+            Hint::SAVE | Hint::RESTORE => self.sp_reg == 0,
+            _ => false,
+        }
+    }
+
+    fn is_func(&self) -> bool {
+        self.sp_reg == crate::elf::orc::ORC_REG_SP && self.sp_offset == 8
+    }
+
+    /// A hint as Linux before 6.4 wrote it (CALL 0, REGS 1, REGS_PARTIAL 2,
+    /// FUNC 3, ENTRY 4, SAVE 5, RESTORE 6; `signal`'s byte was `end`), in
+    /// the newer numbering: a CALL with no register is UNDEFINED, or with
+    /// `end` END_OF_STACK (UNWIND_HINT_EMPTY), as is ENTRY; REGS and
+    /// REGS_PARTIAL were signal frames by their type. `None` for a hint that
+    /// layout does not allow either.
+    pub fn from_before_6_4(&self) -> Option<Hint> {
+        let (end, none) = (self.signal, self.sp_reg == 0);
+        let (ty, signal) = match self.ty {
+            0 if none && end => (Hint::END_OF_STACK, false),
+            0 if none => (Hint::UNDEFINED, false),
+            0 if !end => (Hint::CALL, false),
+            1 if !none && !end => (Hint::REGS, true),
+            2 if !none && !end => (Hint::REGS_PARTIAL, true),
+            3 if self.is_func() && !end => (Hint::FUNC, false),
+            4 if none && end => (Hint::END_OF_STACK, false),
+            5 if none && !end => (Hint::SAVE, false),
+            6 if none && !end => (Hint::RESTORE, false),
+            _ => return None,
+        };
+        Some(Hint {
+            ty,
+            signal,
+            ..*self
+        })
+    }
 }
 
 /// What the tables say about one instruction.
@@ -242,15 +292,32 @@ impl Special {
         let h = &rules.unwind_hints;
         let t = obj.ref_table(&h.section, h.size, &[h.ip], false);
         sp.unread.extend(t.errors);
-        for e in &t.entries {
-            let b = e.base;
-            let hint = Hint {
-                sp_reg: obj.table_u8(e.section, b + h.sp_reg),
-                sp_offset: obj.table_u16(e.section, b + h.sp_offset) as i16,
-                ty: obj.table_u8(e.section, b + h.ty),
-                signal: obj.table_u8(e.section, b + h.signal) != 0,
-            };
-            add(&mut sp, local(&e.refs[0]), &mut |m| m.hint = Some(hint));
+        // As written: the byte at `signal` was `end` before Linux 6.4.
+        let raw: Vec<Hint> = t
+            .entries
+            .iter()
+            .map(|e| Hint {
+                sp_reg: obj.table_u8(e.section, e.base + h.sp_reg),
+                sp_offset: obj.table_u16(e.section, e.base + h.sp_offset) as i16,
+                ty: obj.table_u8(e.section, e.base + h.ty),
+                signal: obj.table_u8(e.section, e.base + h.signal) != 0,
+            })
+            .collect();
+        let hints: Option<Vec<Hint>> = if raw.iter().all(Hint::fits_since_6_4) {
+            Some(raw)
+        } else {
+            raw.iter().map(Hint::from_before_6_4).collect()
+        };
+        match hints {
+            Some(hints) => {
+                for (e, &hint) in t.entries.iter().zip(&hints) {
+                    add(&mut sp, local(&e.refs[0]), &mut |m| m.hint = Some(hint));
+                }
+            }
+            None => sp.unread.push(format!(
+                "{}: fits neither numbering of unwind hint types (Linux 6.4 and later, or before)",
+                h.section
+            )),
         }
 
         let a = &rules.annotations;
