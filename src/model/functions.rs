@@ -78,6 +78,39 @@ pub(super) fn build_functions<'a>(obj: &'a Object, rules: &Rules) -> Vec<Functio
 }
 
 impl<'a> Model<'a> {
+    /// Whether `name` is a `.cold` part of `f` (`f.cold`, `f.cold.1`) under
+    /// any of its names: the one kept for aliases may not be the one the
+    /// compiler named the part after (`module_init(virtio_init)` aliases
+    /// `init_module` to `virtio_init`, whose part is `virtio_init.cold`).
+    pub fn is_cold_part_of(&self, f: &Function, name: &str) -> bool {
+        super::walk::is_cold_part(f.name, name) || self.is_cold_part_of_alias(f, name)
+    }
+
+    // Rare (a branch into a `.cold` part not named after the function):
+    // kept out of the walk loop's code.
+    #[cold]
+    #[inline(never)]
+    fn is_cold_part_of_alias(&self, f: &Function, name: &str) -> bool {
+        let Some(parent) = name.find(".cold").map(|k| &name[..k]) else {
+            return false;
+        };
+        self.obj.symbols.iter().any(|s| {
+            s.is_func()
+                && s.name == parent
+                && s.section_index() == Some(f.section)
+                && s.value == f.start
+        })
+    }
+
+    /// Whether a place is code of `f`: in its range or in a `.cold` part of
+    /// it (objtool's `pfunc`).
+    pub fn in_function_or_cold_part(&self, f: &Function, section: usize, offset: u64) -> bool {
+        (section == f.section && offset >= f.start && offset < f.end)
+            || self
+                .function_containing(section, offset)
+                .is_some_and(|g| self.is_cold_part_of(f, self.functions[g].name))
+    }
+
     /// The function starting exactly at a place.
     pub fn function_at_start(&self, section: usize, offset: u64) -> Option<usize> {
         self.starts.get(&(section, offset)).copied()

@@ -56,16 +56,24 @@ pub struct Cases {
     len: usize,
     base: u64,
     shift: u8,
+    /// Cases in a `.cold` part of the function, another section (gcc moves
+    /// a computed goto's default label there: ___bpf_prog_run's, Linux 6.1).
+    elsewhere: Arc<[(usize, u64)]>,
 }
 
 impl Cases {
-    fn targets(targets: Vec<u64>) -> Cases {
+    fn targets(targets: Vec<u64>, elsewhere: Vec<(usize, u64)>) -> Cases {
         Cases {
             len: targets.len(),
             values: targets.into(),
             base: 0,
             shift: 0,
+            elsewhere: elsewhere.into(),
         }
+    }
+    /// The cases in other sections than the jump's: (section, offset).
+    pub fn elsewhere(&self) -> &[(usize, u64)] {
+        &self.elsewhere
     }
     pub fn len(&self) -> usize {
         self.len
@@ -346,6 +354,7 @@ fn read_table(
         len,
         base: tj.base,
         shift: tj.shift,
+        elsewhere: Arc::new([]),
     };
     Some((ts, to, cases))
 }
@@ -514,7 +523,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                     let first = obj.relocs_in(ts, off, off + 1).first()?;
                     match obj.resolve(first.sym(), obj.addend(first)) {
                         Place::Local { section, offset }
-                            if section == f.section && offset >= f.start && offset < f.end =>
+                            if m.in_function_or_cold_part(f, section, offset) =>
                         {
                             Some((ts, off))
                         }
@@ -550,11 +559,13 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
     let starts: FxHashSet<(usize, u64)> = found.iter().map(|t| (t.3, t.4)).collect();
     // Each table read in parallel, taken in order (a later read of one
     // dispatch replaces an earlier one, as before).
-    let read: Vec<(usize, u64, Vec<u64>)> = found
+    type Read = (usize, u64, Vec<u64>, Vec<(usize, u64)>);
+    let read: Vec<Read> = found
         .par_iter()
         .map(|&(fi, sec, jump, ts, off)| {
             let f = &m.functions[fi];
             let mut cases = Vec::new();
+            let mut elsewhere = Vec::new();
             let mut at = off;
             // Position-independent code (user space) keeps `.long case - table`:
             // PC-relative entries of 4 bytes, the table's start their base.
@@ -594,18 +605,24 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                     {
                         cases.push(offset)
                     }
+                    Place::Local { section, offset }
+                        if section != sec && m.in_function_or_cold_part(f, section, offset) =>
+                    {
+                        elsewhere.push((section, offset))
+                    }
                     _ => break,
                 }
                 at += if relative { 4 } else { 8 };
             }
-            (sec, jump, cases)
+            (sec, jump, cases, elsewhere)
         })
         .collect();
-    for (sec, jump, cases) in read {
-        if cases.is_empty() {
+    for (sec, jump, cases, elsewhere) in read {
+        if cases.is_empty() && elsewhere.is_empty() {
             out.unread.insert((sec, jump));
         } else {
-            out.cases.insert((sec, jump), Cases::targets(cases));
+            out.cases
+                .insert((sec, jump), Cases::targets(cases, elsewhere));
         }
     }
 }

@@ -319,37 +319,13 @@ impl<'m, 'a> Walker<'m, 'a> {
             None => true,
             Some(g) => {
                 let g = &self.m.functions[g];
-                self.is_cold_part_of(root, g.name)
+                self.m.is_cold_part_of(root, g.name)
                     || owner.is_some_and(|o| {
                         let o = &self.m.functions[o];
                         o.section == section && offset >= o.start && offset < o.end
                     })
             }
         }
-    }
-
-    /// Whether `name` is a `.cold` part of `root` under any of its names:
-    /// the one kept for aliases may not be the one the compiler named the
-    /// part after (`module_init(virtio_init)` aliases `init_module` to
-    /// `virtio_init`, whose part is `virtio_init.cold`).
-    fn is_cold_part_of(&self, root: &Function, name: &str) -> bool {
-        is_cold_part(root.name, name) || self.is_cold_part_of_alias(root, name)
-    }
-
-    // Rare (a jump out of the root into a `.cold` part not named after it):
-    // kept out of the walk loop's code.
-    #[cold]
-    #[inline(never)]
-    fn is_cold_part_of_alias(&self, root: &Function, name: &str) -> bool {
-        let Some(parent) = name.find(".cold").map(|k| &name[..k]) else {
-            return false;
-        };
-        self.m.obj.symbols.iter().any(|s| {
-            s.is_func()
-                && s.name == parent
-                && s.section_index() == Some(root.section)
-                && s.value == root.start
-        })
     }
 
     /// Continue at `to` after code of `owner` that ended there, on a walk
@@ -562,7 +538,13 @@ impl<'m, 'a> Walker<'m, 'a> {
     /// edge the walk cannot follow.
     fn follow_cases(&self, fl: &mut Flow, sec: usize, cases: &Cases) {
         fl.cases = cases.iter().filter_map(|t| self.index(sec, t)).collect();
-        if fl.cases.len() < cases.len() {
+        fl.cases.extend(
+            cases
+                .elsewhere()
+                .iter()
+                .filter_map(|&(s, t)| self.index(s, t)),
+        );
+        if fl.cases.len() < cases.len() + cases.elsewhere().len() {
             fl.action = Action::JumpNowhere;
         }
     }

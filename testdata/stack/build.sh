@@ -49,6 +49,8 @@ for p in __kvm_nvhe_ __efistub_ __pi_ __other_; do
 done
 rm prefixed-noreturn.tmp.o
 as --64 x86-cases.s -o x86-cases.o
+as --64 x86-hints61.s -o x86-hints61.o
+as --64 x86-cold-cases.s -o x86-cold-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
 as --64 x86-embedded-call.s -o x86-embedded-call.o
 as --64 x86-fp-detect.s -o x86-fp-detect.o
@@ -104,7 +106,7 @@ fi
 # overrides): X.orc61.o, which tests/stack.rs reads as it reads 6.1 modules.
 OBJTOOL61=${OBJTOOL61:-$HOME/.cache/objcorpus61/bin/objtool}
 if [ -x "$OBJTOOL61" ]; then
-  for o in x86-gcc x86-gcc-fp x86-clang x86-clang-fp; do
+  for o in x86-gcc x86-gcc-fp x86-clang x86-clang-fp x86-hints61 x86-cold-cases; do
     cp "$o.o" "$o.orc61.o"
     "$OBJTOOL61" --orc "$o.orc61.o"
   done
