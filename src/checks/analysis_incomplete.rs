@@ -43,6 +43,9 @@ pub enum Cause {
     Exempt,
     /// A linked module lost the annotations a rule needs.
     AnnotationsLost,
+    /// The build recorded no instrumentation regions (x86 without
+    /// CONFIG_NOINSTR_VALIDATION): calls out of noinstr code not judged.
+    RegionsUnrecorded,
     /// Landing pads inside a function that data points at and no walk
     /// reached: an inner entry, or the cases of a computed goto whose table
     /// was not found.
@@ -61,11 +64,12 @@ impl Cause {
             Cause::PatchableUnnamed => "patchable-unnamed",
             Cause::Exempt => "exempt",
             Cause::AnnotationsLost => "annotations-lost",
+            Cause::RegionsUnrecorded => "regions-unrecorded",
             Cause::UnwalkedLabel => "unwalked-label",
         }
     }
 
-    pub const ALL: [Cause; 10] = [
+    pub const ALL: [Cause; 11] = [
         Cause::Undecodable,
         Cause::SwitchTable,
         Cause::BranchTarget,
@@ -75,6 +79,7 @@ impl Cause {
         Cause::PatchableUnnamed,
         Cause::Exempt,
         Cause::AnnotationsLost,
+        Cause::RegionsUnrecorded,
         Cause::UnwalkedLabel,
     ];
 }
@@ -207,6 +212,10 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
                 "analysis incomplete: the module link dropped objtool's annotations; what they would have said was not judged (see the notes)".into()
             }
         }
+        Cause::RegionsUnrecorded => format!(
+            "analysis incomplete: noinstr-call was not checked at {}: the object records no instrumentation_begin()/end() regions (a build without CONFIG_NOINSTR_VALIDATION), so whether a call is inside one cannot be told",
+            plural(n, "call", "calls")
+        ),
         Cause::UnwalkedLabel => format!(
             "analysis incomplete: {} landing pads inside that data points at and no path reached (entered by an indirect branch objlint does not follow: an inner entry, or a computed goto whose table it did not find); the code from there was not checked",
             plural(n, "function has", "functions have")

@@ -366,6 +366,10 @@ struct Policy<'a> {
     depth_change: FxHashMap<At, i32>,
     /// noinstr-call can be judged in this object at all.
     noinstr_checked: bool,
+    /// The architecture's builds can record instrumentation regions but this
+    /// object records none: built without CONFIG_NOINSTR_VALIDATION, so a
+    /// call out of noinstr code is said not judged, not found.
+    regions_unrecorded: bool,
     /// A final module: objtool's annotations were dropped at its link.
     linked_module: bool,
     noinstr_allowed: NameSet,
@@ -1179,16 +1183,23 @@ impl Walk<'_, '_, '_> {
                 )
                 && self.seen_messages.insert((at, NOINSTR))
             {
-                let ends = self.event(NOINSTR, at, message, st.owner);
-                let ev = self.last();
-                if let Callee::Direct(Dest::Local { section, offset }) = c {
-                    ev.target = Some((section, offset));
-                }
-                if let Callee::Indirect { thunk: Some(t) } = c {
-                    ev.notes.push(format!("through {}", m.obj.symbols[t].name));
-                }
-                if ends {
-                    s.quiet(QUIET_NOINSTR);
+                if self.p.regions_unrecorded {
+                    let g = Gap::new(Cause::RegionsUnrecorded, at, message);
+                    if !self.gaps.contains(&g) {
+                        self.gaps.push(g);
+                    }
+                } else {
+                    let ends = self.event(NOINSTR, at, message, st.owner);
+                    let ev = self.last();
+                    if let Callee::Direct(Dest::Local { section, offset }) = c {
+                        ev.target = Some((section, offset));
+                    }
+                    if let Callee::Indirect { thunk: Some(t) } = c {
+                        ev.notes.push(format!("through {}", m.obj.symbols[t].name));
+                    }
+                    if ends {
+                        s.quiet(QUIET_NOINSTR);
+                    }
                 }
             }
         }
@@ -1710,6 +1721,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         }
     }
     let noinstr_checked = (annotated || !linked_module) && noinstr_sections.iter().any(|&b| b);
+    let regions_unrecorded = *nr.regions_recorded.get(m.obj.machine) && depth_change.is_empty();
     if cx.opts.enabled(NOINSTR) && !noinstr_checked {
         for (sec, _) in noinstr_sections.iter().enumerate().filter(|s| *s.1) {
             gaps.push(Gap::new(
@@ -1729,6 +1741,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         entered_open: rules.uaccess_entered_open(m.obj.machine),
         resets,
         noinstr_checked,
+        regions_unrecorded,
         linked_module,
         noinstr_sections,
         depth_change,

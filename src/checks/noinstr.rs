@@ -15,7 +15,10 @@
 //! lost its annotations at link time, so its regions are unknown and it is
 //! not checked. On architectures whose builds never record the regions
 //! (arm64: no objtool), an object without annotations gets its findings as
-//! warnings (`regions_recorded` in `rules/noinstr.toml`).
+//! warnings (`regions_recorded` in `rules/noinstr.toml`). Where builds can
+//! record them (x86, with CONFIG_NOINSTR_VALIDATION), an object that records
+//! none was built without it: its calls out are analysis-incomplete places
+//! (`regions-unrecorded`), not findings.
 
 use super::flow;
 use super::{Check, Ctx, Finding};
