@@ -100,9 +100,13 @@ impl<'a> Model<'a> {
     }
 
     /// Function `i` is named noreturn by the rules or DWARF (not inferred).
+    /// A weak definition that can return is what this object's calls reach
+    /// unless the link replaces it: Linux 6.1's empty `arch_cpu_idle_dead()`
+    /// default returns where 6.12's (listed, `__noreturn`) loops, and objtool
+    /// 6.1 never took a weak symbol from its list.
     fn declared_noreturn(&self, i: usize) -> bool {
         let f = &self.functions[i];
-        (f.global || f.weak) && self.listed_noreturn[f.sym]
+        self.listed_noreturn[f.sym] && (f.global || f.weak && !self.may_return(f))
     }
 
     /// Whether some path through `f` may return to its caller. A return

@@ -6,7 +6,10 @@
  *   such a call ends its section or runs into the next function's.
  * - module_init() makes init_module an alias of the init function; the
  *   compiler names the function's cold part after the function (here
- *   fixture_init.cold), not after the alias the model keeps for both. */
+ *   fixture_init.cold), not after the alias the model keeps for both.
+ * - 6.1's default arch_cpu_idle_dead() is weak and empty, so it returns
+ *   (6.4 made it __noreturn; objlint's x86 list names it): a caller's code
+ *   after the call runs. */
 struct cred;
 void fortify_panic(const char *name) __attribute__((noreturn, cold));
 void __invalid_creds(const struct cred *cred, const char *file,
@@ -52,3 +55,14 @@ static int fixture_init(void)
 	return 0;
 }
 int init_module(void) __attribute__((alias("fixture_init")));
+
+void __attribute__((weak)) arch_cpu_idle_dead(void)
+{
+}
+
+int idle_once(int cpu)
+{
+	if (probe(cpu))
+		arch_cpu_idle_dead();
+	return probe(cpu + 1);
+}
