@@ -1036,6 +1036,11 @@ impl Walk<'_, '_, '_> {
                 "the indirect jump's table could not be read",
             )
         };
+        self.add_gap(gap);
+    }
+
+    /// A gap, once however many paths reach it.
+    fn add_gap(&mut self, gap: Gap) {
         if !self.gaps.contains(&gap) {
             self.gaps.push(gap);
         }
@@ -1184,10 +1189,7 @@ impl Walk<'_, '_, '_> {
                 && self.seen_messages.insert((at, NOINSTR))
             {
                 if self.p.regions_unrecorded {
-                    let g = Gap::new(Cause::RegionsUnrecorded, at, message);
-                    if !self.gaps.contains(&g) {
-                        self.gaps.push(g);
-                    }
+                    self.add_gap(Gap::new(Cause::RegionsUnrecorded, at, message));
                 } else {
                     let ends = self.event(NOINSTR, at, message, st.owner);
                     let ev = self.last();
@@ -1243,14 +1245,11 @@ impl Walk<'_, '_, '_> {
                 );
                 self.last().notes.push(note);
             } else {
-                let g = Gap::new(
+                self.add_gap(Gap::new(
                     Cause::AnnotationsLost,
                     at,
                     "intra-function-call: not judged: ANNOTATE_INTRA_FUNCTION_CALL was dropped at link",
-                );
-                if !self.gaps.contains(&g) {
-                    self.gaps.push(g);
-                }
+                ));
             }
         }
         // The stack at calls, returns and tail calls.

@@ -10,6 +10,7 @@
 use super::SectionCode;
 use super::alternatives::Alternatives;
 use crate::arch::Kind;
+use crate::elf::special_sections::RefTable;
 use crate::elf::{Object, Place};
 use crate::rules::SpecialRules;
 use rustc_hash::FxHashMap;
@@ -210,27 +211,16 @@ impl Special {
         let mut tables: Vec<&str> = safe_sites.iter().map(|t| t.section.as_str()).collect();
         tables.dedup();
         for name in tables {
-            let mut errors = Vec::new();
-            let fits = safe_sites
-                .iter()
-                .filter(|t| t.section == name)
-                .find_map(|t| {
-                    let table = obj.ref_table(&t.section, t.size, &[t.insn], true);
-                    match table.errors.is_empty() {
-                        true => Some(table.entries),
-                        false => {
-                            errors.extend(table.errors);
-                            None
-                        }
-                    }
-                });
-            match fits {
-                Some(entries) => {
-                    for e in &entries {
+            let layouts = safe_sites.iter().filter(|t| t.section == name);
+            match first_fitting(layouts, |t| {
+                obj.ref_table(&t.section, t.size, &[t.insn], true)
+            }) {
+                Ok((_, table)) => {
+                    for e in &table.entries {
                         add(&mut sp, local(&e.refs[0]), &mut |m| m.retpoline_safe = true);
                     }
                 }
-                None => sp
+                Err(errors) => sp
                     .unread
                     .push(format!("{name}: fits no layout ({})", errors.join("; "))),
             }
@@ -267,14 +257,13 @@ impl Special {
         // The first layout that fits every __bug_table section.
         let bug_sections = obj.sections_named(rules.bug_table.first().map_or("", |l| &l.section));
         if !bug_sections.is_empty() {
-            let fit = rules.bug_table.iter().find_map(|l| {
+            let fit = first_fitting(&rules.bug_table, |l| {
                 let mut refs = vec![l.addr];
                 refs.extend(l.file);
-                let t = obj.ref_table(&l.section, l.size, &refs, true);
-                t.errors.is_empty().then_some((l, t))
+                obj.ref_table(&l.section, l.size, &refs, true)
             });
             match fit {
-                Some((l, t)) => {
+                Ok((l, t)) => {
                     for e in &t.entries {
                         let flags = obj.table_u16(e.section, e.base + l.flags);
                         if flags & l.warning != 0 {
@@ -282,7 +271,7 @@ impl Special {
                         }
                     }
                 }
-                None => sp.unread.push(format!(
+                Err(_) => sp.unread.push(format!(
                     "{}: fits no struct bug_entry layout",
                     rules.bug_table[0].section
                 )),
@@ -394,4 +383,22 @@ impl Special {
         }
         sp
     }
+}
+
+/// The first of a table's layouts whose read has no error (struct bug_entry's
+/// variants, struct paravirt_patch_site's), with what it read; or every
+/// layout's errors.
+fn first_fitting<'l, L: 'l>(
+    layouts: impl IntoIterator<Item = &'l L>,
+    read: impl Fn(&L) -> RefTable,
+) -> Result<(&'l L, RefTable), Vec<String>> {
+    let mut errors = Vec::new();
+    for l in layouts {
+        let t = read(l);
+        if t.errors.is_empty() {
+            return Ok((l, t));
+        }
+        errors.extend(t.errors);
+    }
+    Err(errors)
 }

@@ -678,7 +678,7 @@ impl<'m, 'a> Walker<'m, 'a> {
     /// Walk every path from the entry of `root` (its first instruction),
     /// starting in state `init`.
     pub fn walk<V: Visitor>(&self, root: &Function, init: V::State, v: &mut V) {
-        if let Some(entry) = self.index(root.section, root.start) {
+        if let Some(entry) = self.entry(root) {
             self.walk_from(root, entry, init, v);
         }
     }
@@ -686,19 +686,6 @@ impl<'m, 'a> Walker<'m, 'a> {
     /// Walk every path from `entry`, as code of `root`.
     pub fn walk_from<V: Visitor>(&self, root: &Function, entry: Loc, init: V::State, v: &mut V) {
         self.walk_from_in(root, entry, init, v, &mut Paths::default());
-    }
-
-    /// [`Walker::walk`] with buffers kept from an earlier walk.
-    pub fn walk_in<V: Visitor>(
-        &self,
-        root: &Function,
-        init: V::State,
-        v: &mut V,
-        paths: &mut Paths<V::State>,
-    ) {
-        if let Some(entry) = self.index(root.section, root.start) {
-            self.walk_from_in(root, entry, init, v, paths);
-        }
     }
 
     /// [`Walker::walk_from`] with buffers kept from an earlier walk.
