@@ -286,17 +286,23 @@ fn computed_orc_is_the_orc_objtool_wrote() {
     let x86 = FRAMES.into_iter().filter(|n| n.starts_with("x86-"));
     assert_eq!(x86.clone().count(), 5);
     for name in x86.chain(["x86-gcc-goto"]) {
-        let pre = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
-        let post = std::fs::read(dir().join(format!("{name}.orc.o"))).unwrap();
-        let obj = Object::parse(&pre).unwrap();
-        let robj = Object::parse(&post).unwrap();
-        let m = Model::build(&obj, &rules);
-        let computed = unwind::computed_orc(&m, &rules, &Options::default(), None);
-        let reference = unwind::reference_orc(&robj).unwrap();
-        let a = unwind::compare_orc(&m, &computed.rows, &reference, 5);
+        let a = orc_against(&rules, name, "orc");
         assert!(a.reference_rows >= 25, "{name}: {a:?}");
         assert_eq!(a.disagree, 0, "{name}: {:#?}", a);
     }
+}
+
+/// How the ORC objlint computes for testdata/stack/NAME.o agrees with the
+/// one objtool wrote into NAME.WRITTEN.o.
+fn orc_against(rules: &Rules, name: &str, written: &str) -> unwind::OrcAgreement {
+    let pre = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+    let post = std::fs::read(dir().join(format!("{name}.{written}.o"))).unwrap();
+    let obj = Object::parse(&pre).unwrap();
+    let robj = Object::parse(&post).unwrap();
+    let m = Model::build(&obj, rules);
+    let computed = unwind::computed_orc(&m, rules, &Options::default(), None);
+    let reference = unwind::reference_orc(&robj).unwrap();
+    unwind::compare_orc(&m, &computed.rows, &reference, 5)
 }
 
 /// The ORC objtool 6.1 writes (rows laid out as before Linux 6.4: two type
@@ -312,11 +318,8 @@ fn computed_orc_is_the_orc_objtool_6_1_wrote() {
     // cases in the function's .cold part (Linux 6.1's ___bpf_prog_run).
     let names = ["x86-gcc", "x86-gcc-fp", "x86-clang", "x86-clang-fp"];
     for name in names.into_iter().chain(["x86-hints61", "x86-cold-cases"]) {
-        let pre = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
         let post = std::fs::read(dir().join(format!("{name}.orc61.o"))).unwrap();
-        let obj = Object::parse(&pre).unwrap();
-        let robj = Object::parse(&post).unwrap();
-        let t = robj.orc_table();
+        let t = Object::parse(&post).unwrap().orc_table();
         assert_eq!(
             (t.layout, t.error.as_deref()),
             ("before 6.4", None),
@@ -337,10 +340,7 @@ fn computed_orc_is_the_orc_objtool_6_1_wrote() {
             ];
             assert!(want.iter().all(|ty| types.contains(ty)), "{types:?}");
         }
-        let m = Model::build(&obj, &rules);
-        let computed = unwind::computed_orc(&m, &rules, &Options::default(), None);
-        let reference = unwind::reference_orc(&robj).unwrap();
-        let a = unwind::compare_orc(&m, &computed.rows, &reference, 5);
+        let a = orc_against(&rules, name, "orc61");
         assert!(a.reference_rows >= 7, "{name}: {a:?}");
         assert_eq!(a.disagree, 0, "{name}: {:#?}", a);
     }
