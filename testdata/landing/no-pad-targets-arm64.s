@@ -86,6 +86,27 @@ __sdei_asm_entry_trampoline:
 	nop
 	ret
 	.size __sdei_asm_entry_trampoline, . - __sdei_asm_entry_trampoline
+	.section .entry.tramp.text,"ax"
+	.globl tramp_exit_native
+	.p2align 2
+tramp_exit_native:
+	nop
+	ret
+	.size tramp_exit_native, . - tramp_exit_native
+	.section .entry.tramp.text,"ax"
+	.globl tramp_exit_compat
+	.p2align 2
+tramp_exit_compat:
+	nop
+	ret
+	.size tramp_exit_compat, . - tramp_exit_compat
+	.section .entry.tramp.text,"ax"
+	.globl __sdei_asm_exit_trampoline
+	.p2align 2
+__sdei_asm_exit_trampoline:
+	nop
+	ret
+	.size __sdei_asm_exit_trampoline, . - __sdei_asm_exit_trampoline
 	.section .text,"ax"
 	.globl __sdei_asm_handler
 	.p2align 2
@@ -205,6 +226,9 @@ __pi_misplaced:
 	.quad	ftrace_call
 	.quad	ftrace_graph_call
 	.quad	__sdei_asm_entry_trampoline
+	.quad	tramp_exit_native
+	.quad	tramp_exit_compat
+	.quad	__sdei_asm_exit_trampoline
 	.quad	__sdei_asm_handler
 	.quad	ret_from_fork
 	.quad	return_to_handler
