@@ -741,6 +741,15 @@ pub struct Annotations {
 pub struct FramePointerDetect {
     pub share: f64,
     pub min_calling: usize,
+    /// More functions than this making a direct sibling call without a
+    /// frame record: not a frame-pointer build, whatever the share (absent:
+    /// no such limit).
+    #[serde(default)]
+    pub max_unframed_sibling: Option<usize>,
+    /// Sections whose functions are trampolines that jump on by design
+    /// (not counted for `max_unframed_sibling`).
+    #[serde(default)]
+    pub trampoline_sections: Vec<String>,
 }
 
 /// `rules/stack.toml`.

@@ -127,6 +127,58 @@ fn frame_pointer_build_read_from_a_small_object() {
     assert_eq!(ours, want);
 }
 
+/// The flow findings objtool has a class for, read from the object alone
+/// (`None`) or told the build (`Some`).
+fn classed(name: &str, frame_pointer: Option<bool>) -> Vec<(String, &'static str)> {
+    let bytes = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+    let opts = Options {
+        frame_pointer,
+        ..Default::default()
+    };
+    let rep = check_bytes(name, &bytes, &Rules::builtin(), &opts);
+    assert!(rep.error.is_none(), "{name}: {:?}", rep.error);
+    rep.findings
+        .iter()
+        .filter(|f| objtool_class(&f.message).is_some())
+        .map(|f| (place(f), f.rule))
+        .collect()
+}
+
+/// Frame-pointer kernels are compiled with -fno-optimize-sibling-calls
+/// (rules/stack.toml): a function that jumps on to another without a frame
+/// record says the object is no frame-pointer build, however many of its
+/// calling functions are framed. objtool --stackval names the %rbp scratch
+/// use in both objects; objlint, reading the build from the object, only
+/// where no such jump is (a static_call trampoline's does not count), and
+/// in both when told the build.
+#[test]
+fn unframed_sibling_calls_say_no_frame_pointer_build() {
+    for (name, fp_build) in [("x86-fp-trampoline", true), ("x86-fp-sibling", false)] {
+        let (want, args) = objtool_warnings(&format!("{name}.stackval.objtool.txt"));
+        assert!(args.contains("--stackval"));
+        assert_eq!(want.len(), 1, "{name}");
+        let read = classed(name, None);
+        assert_eq!(read, if fp_build { want.clone() } else { vec![] }, "{name}");
+        assert_eq!(classed(name, Some(true)), want, "{name}");
+    }
+}
+
+/// A real ORC object (Linux 6.1's zstd fse_decompress.o, before objtool):
+/// its three calling functions keep %rbp frames, so the share alone took it
+/// for a frame-pointer build and reported another function's %rbp kept as a
+/// callee-saved register. objtool 6.1 with kbuild's arguments (--orc) says
+/// nothing, and neither does objlint; told the build, both report it.
+#[test]
+fn a_real_orc_object_with_framed_callers_is_no_frame_pointer_build() {
+    let (orc, args) = objtool_warnings("x86-orc-fse.objtool61.txt");
+    assert!(args.contains("--orc") && !args.contains("--stackval"));
+    assert_eq!(classed("x86-orc-fse", None), orc);
+    let (stackval, args) = objtool_warnings("x86-orc-fse.stackval.objtool61.txt");
+    assert!(args.contains("--stackval"));
+    assert_eq!(stackval.len(), 1);
+    assert_eq!(classed("x86-orc-fse", Some(true)), stackval);
+}
+
 #[test]
 fn findings_agree_with_objtool() {
     let mut compared = 0;

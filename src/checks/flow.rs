@@ -113,6 +113,11 @@ pub struct Facts {
     /// frame record before (the evidence for a frame-pointer build).
     pub calling: usize,
     pub framed: usize,
+    /// The sections of functions that make a direct sibling call (a jump
+    /// to another function) and never set up a frame record, one entry per
+    /// function: kbuild compiles frame-pointer kernels with
+    /// `-fno-optimize-sibling-calls`, so compiled code there makes none.
+    pub unframed_sibling: Vec<usize>,
     /// The first frame-pointer event of each function.
     pub frame_events: Vec<FrameEvent>,
     /// The stack state before each instruction walked, when asked for.
@@ -412,6 +417,7 @@ struct Walk<'p, 'c, 'a> {
     events: Vec<Event>,
     calls: bool,
     framed: bool,
+    sibling: bool,
     frame_event: Option<FrameEvent>,
     replacement_ends: Vec<(At, Cfi)>,
     hints_seen: Vec<Loc>,
@@ -1319,7 +1325,10 @@ impl Walk<'_, '_, '_> {
                         self.frame_event(st, true);
                     }
                 }
-                Action::TailCall(_) => {
+                Action::TailCall(c) => {
+                    if in_function && matches!(c, Callee::Direct(_)) {
+                        self.sibling = true;
+                    }
                     if in_function && let Some(md) = frame.modified(&s.cfi) {
                         let note = self.modified_note(&s.cfi, md);
                         let ends = self.event(
@@ -1931,6 +1940,9 @@ fn absorb(m: &Model, facts: &mut Facts, r: RootFacts) {
     facts.frame_events.extend(r.frame_event);
     facts.calling += usize::from(r.calls);
     facts.framed += usize::from(r.calls && r.framed);
+    if r.sibling && !r.framed {
+        facts.unframed_sibling.push(*sec);
+    }
     facts.states.extend(r.states);
     facts.replacement_ends.extend(r.replacement_ends);
     facts.gaps.extend(r.gaps);
@@ -1982,6 +1994,7 @@ struct RootFacts {
     frame_event: Option<FrameEvent>,
     calls: bool,
     framed: bool,
+    sibling: bool,
     states: Vec<(Loc, Cfi)>,
     replacement_ends: Vec<(At, Cfi)>,
     gaps: Vec<Gap>,
@@ -2074,6 +2087,7 @@ fn walk_root_from(
         events: Vec::new(),
         calls: false,
         framed: false,
+        sibling: false,
         frame_event: None,
         replacement_ends: Vec::new(),
         hints_seen: Vec::new(),
@@ -2163,6 +2177,7 @@ fn walk_root_from(
         events: w.events,
         calls: w.calls,
         framed: w.framed,
+        sibling: w.sibling,
         states,
         replacement_ends: w.replacement_ends,
         gaps: w.gaps,

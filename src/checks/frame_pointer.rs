@@ -8,7 +8,8 @@
 //! A call made before the record exists hides the caller from every stack
 //! trace taken in the callee. Whether the build uses frame pointers is read
 //! from the object (nearly every function that calls something sets up a
-//! record first: `rules/stack.toml`), unless `--frame-pointer`/
+//! record first, and on x86 no function makes sibling calls:
+//! `rules/stack.toml`), unless `--frame-pointer`/
 //! `--no-frame-pointer` or the config's `frame_pointer` say. One finding per
 //! function.
 
@@ -29,7 +30,18 @@ pub fn frame_pointer_build(cx: &Ctx) -> bool {
         .stack
         .frame_pointer_detect
         .get(cx.model.obj.machine);
-    f.calling >= d.min_calling.max(1) && f.framed as f64 >= d.share * f.calling as f64
+    let unframed_sibling = f
+        .unframed_sibling
+        .iter()
+        .filter(|&&sec| {
+            let name = cx.model.obj.section_name(sec);
+            !d.trampoline_sections.iter().any(|t| t == name)
+        })
+        .count();
+    f.calling >= d.min_calling.max(1)
+        && f.framed as f64 >= d.share * f.calling as f64
+        && d.max_unframed_sibling
+            .is_none_or(|max| unframed_sibling <= max)
 }
 
 impl Check for FramePointer {

@@ -54,6 +54,8 @@ as --64 x86-cold-cases.s -o x86-cold-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
 as --64 x86-embedded-call.s -o x86-embedded-call.o
 as --64 x86-fp-detect.s -o x86-fp-detect.o
+as --64 x86-fp-sibling.s -o x86-fp-trampoline.o
+as --64 --defsym SIBLING=1 x86-fp-sibling.s -o x86-fp-sibling.o
 
 A="-O2 -fno-strict-aliasing -fno-common -fasynchronous-unwind-tables"
 aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret -c frames.c -o arm64-gcc.o
@@ -65,6 +67,7 @@ clang-19 --target=aarch64-linux-gnu $A -mbranch-protection=standard -c switch-de
 clang-19 --target=aarch64-linux-gnu -O2 -fno-strict-aliasing -fno-common -g -fno-asynchronous-unwind-tables -fno-unwind-tables -mbranch-protection=pac-ret -c frames.c -o arm64-clang-sync.o
 aarch64-linux-gnu-as -march=armv8.3-a arm64-cases.s -o arm64-cases.o
 aarch64-linux-gnu-as -march=armv8.5-a non-standard-arm64.s -o non-standard-arm64.o
+aarch64-linux-gnu-as -march=armv8.5-a non-standard-arm64-61.s -o non-standard-arm64-61.o
 
 if [ -x "$OBJTOOL" ]; then
   # verdict FILE OBJECT ARGS...: objtool's warnings on OBJECT into FILE.
@@ -94,6 +97,8 @@ if [ -x "$OBJTOOL" ]; then
   verdict x86-cases.stackval.objtool.txt x86-cases --stackval
   verdict x86-embedded-call.stackval.objtool.txt x86-embedded-call --stackval
   verdict x86-fp-detect.stackval.objtool.txt x86-fp-detect --stackval
+  verdict x86-fp-trampoline.stackval.objtool.txt x86-fp-trampoline --stackval
+  verdict x86-fp-sibling.stackval.objtool.txt x86-fp-sibling --stackval
   # The paths objtool follows to each warning (its branch lines).
   verdict x86-cases.backtrace.objtool.txt x86-cases --orc --backtrace
 else
@@ -109,6 +114,19 @@ if [ -x "$OBJTOOL61" ]; then
   for o in x86-gcc x86-gcc-fp x86-clang x86-clang-fp x86-hints61 x86-cold-cases; do
     cp "$o.o" "$o.orc61.o"
     "$OBJTOOL61" --orc "$o.orc61.o"
+  done
+  # x86-orc-fse.o (committed, not rebuilt: lib/zstd/common/fse_decompress.o
+  # of a Linux 6.1 kbuild x86-gcc-noibt build as objtool saw it), an ORC
+  # build: objtool 6.1 with kbuild's arguments, and with --stackval.
+  for v in "objtool61.txt --hacks=jump_label --hacks=noinstr --orc --retpoline --rethunk --static-call --uaccess" \
+           "stackval.objtool61.txt --stackval"; do
+    set -- $v; out=$1; shift
+    {
+      echo "# objtool $* x86-orc-fse.o   (objtool 6.1 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
+      cp x86-orc-fse.o "/tmp/objlint-stack-$$.o"
+      "$OBJTOOL61" "$@" --dry-run "/tmp/objlint-stack-$$.o" 2>&1 | sed "s|/tmp/objlint-stack-$$.o|x86-orc-fse.o|" || true
+      rm -f "/tmp/objlint-stack-$$.o"
+    } > "x86-orc-fse.$out"
   done
 else
   echo "objtool 6.1 not found ($OBJTOOL61): the *.orc61.o ground truth is not rebuilt" >&2
