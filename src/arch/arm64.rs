@@ -620,10 +620,11 @@ fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Opti
 struct Preds<'a> {
     insns: &'a [Insn],
     into: Vec<(u64, usize)>,
+    to: &'a CondTargets,
 }
 
 impl<'a> Preds<'a> {
-    fn new(insns: &'a [Insn]) -> Self {
+    fn new(insns: &'a [Insn], to: &'a CondTargets) -> Self {
         let mut into: Vec<(u64, usize)> = insns
             .iter()
             .enumerate()
@@ -631,7 +632,7 @@ impl<'a> Preds<'a> {
             .filter_map(|(k, i)| i.imm_target().map(|t| (t, k)))
             .collect();
         into.sort_unstable();
-        Preds { insns, into }
+        Preds { insns, into, to }
     }
 
     /// Pushes the instructions control can come to `j` from; false when
@@ -648,10 +649,14 @@ impl<'a> Preds<'a> {
         match j.checked_sub(1) {
             None => false,
             Some(p) => {
+                // A call that never returns (`bl __stack_chk_fail`) is no
+                // way into what follows it: often a switch case, reached
+                // through the table being looked for.
                 if !matches!(
                     self.insns[p].kind,
                     Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap
-                ) {
+                ) && !self.to.dead_call(p)
+                {
                     work.push(p);
                 }
                 true
@@ -663,8 +668,15 @@ impl<'a> Preds<'a> {
 /// Whether `reg` holds at `at` the value it had at `from`: no instruction
 /// (or call) writes it on any path back from `at` before `from`, and every
 /// path meets `from` before the function's entry.
-fn unchanged_since(insns: &[Insn], data: &[u8], from: usize, at: usize, reg: u32) -> bool {
-    let preds = Preds::new(insns);
+fn unchanged_since(
+    insns: &[Insn],
+    data: &[u8],
+    to: &CondTargets,
+    from: usize,
+    at: usize,
+    reg: u32,
+) -> bool {
+    let preds = Preds::new(insns, to);
     let mut work = Vec::new();
     if !preds.of(at, &mut work) {
         return false;
@@ -697,12 +709,13 @@ fn unchanged_since(insns: &[Insn], data: &[u8], from: usize, at: usize, reg: u32
 fn last_def_far(
     insns: &[Insn],
     data: &[u8],
+    to: &CondTargets,
     hi: usize,
     reg: u32,
     lo12_adds: bool,
 ) -> Option<Vec<usize>> {
     let preserved = (19..=28).contains(&reg);
-    let preds = Preds::new(insns);
+    let preds = Preds::new(insns, to);
     let mut work = Vec::new();
     if hi >= insns.len() || !preds.of(hi, &mut work) {
         return None;
@@ -783,22 +796,42 @@ fn dispatch_block(insns: &[Insn], data: &[u8], jump: usize) -> Option<(usize, u3
     Some((lo, (w >> 5) & 31))
 }
 
-/// The one spill of a 64-bit register to `[sp, #imm]` in the function,
-/// when no other store writes that slot (a pair's two slots included).
-fn spill_of(insns: &[Insn], data: &[u8], imm: u32) -> Option<usize> {
+/// The spills of a 64-bit register to `[sp, #imm]` the reload at `hi` can
+/// read: the last such `str` on every path back to it. `None` when a path
+/// meets a pair over the slot (`stp`/`ldp`) or the function's entry first.
+fn spills_reaching(
+    insns: &[Insn],
+    data: &[u8],
+    to: &CondTargets,
+    hi: usize,
+    imm: u32,
+) -> Option<Vec<usize>> {
+    let preds = Preds::new(insns, to);
+    let mut work = Vec::new();
+    if !preds.of(hi, &mut work) {
+        return None;
+    }
+    let mut seen = vec![false; insns.len()];
     let mut stores = Vec::new();
-    for (k, insn) in insns.iter().enumerate() {
-        match word(data, insn).map(|w| op(w, insn.offset())) {
-            Some(Op::SpStore { imm: i, .. }) if i == imm => stores.push(k),
+    while let Some(j) = work.pop() {
+        if std::mem::replace(&mut seen[j], true) {
+            continue;
+        }
+        match word(data, &insns[j]).map(|w| op(w, insns[j].offset())) {
+            Some(Op::SpStore { imm: i, .. }) if i == imm => {
+                stores.push(j);
+                continue;
+            }
             // A pair whose two slots cover it.
             Some(Op::SpPair { imm: i }) if (i..i + 16).contains(&(imm as i32)) => return None,
             _ => {}
         }
+        // The function's entry reached with the slot never written.
+        if !preds.of(j, &mut work) {
+            return None;
+        }
     }
-    match stores[..] {
-        [k] => Some(k),
-        _ => None,
-    }
+    (!stores.is_empty()).then_some(stores)
 }
 
 /// Entries of a table whose index is in `regs`, from a bounds check
@@ -822,11 +855,11 @@ fn bound(
     // b.ls dispatch` later, the table read through w2).
     let index = regs[0];
     let copied_from = |j: usize, rn: u32| -> bool {
-        let Some(&[d]) = last_def_far(insns, data, j, index, false).as_deref() else {
+        let Some(&[d]) = last_def_far(insns, data, to, j, index, false).as_deref() else {
             return false;
         };
         matches!(op_at(insns, data, d), Some(Op::Mov { rd, rm }) if rd == index && rm == rn)
-            && unchanged_since(insns, data, d, j, rn)
+            && unchanged_since(insns, data, to, d, j, rn)
     };
     let cmp_before = |k: usize| -> Option<u64> {
         for j in (k.saturating_sub(4)..k).rev() {
@@ -991,6 +1024,7 @@ impl Decoder for Arm64 {
         insns: &[Insn],
         data: &[u8],
         jump: usize,
+        to: &CondTargets,
     ) -> Option<(u32, Option<usize>)> {
         let (lo, target) = dispatch_block(insns, data, jump)?;
         let k_load = last_def(insns, data, lo, jump, target)?;
@@ -999,7 +1033,7 @@ impl Decoder for Arm64 {
         };
         let def = match last_def(insns, data, lo, k_load, rn) {
             Some(k) => Some(k),
-            None => last_def_far(insns, data, k_load, rn, false).map(|d| d[0]),
+            None => last_def_far(insns, data, to, k_load, rn, false).map(|d| d[0]),
         };
         Some((rn, def))
     }
@@ -1093,27 +1127,37 @@ impl Decoder for Arm64 {
         let (mut k_table, mut same) = match last_def(insns, data, lo, k_load, table_reg) {
             Some(k) => (k, Vec::new()),
             None => {
-                let defs = last_def_far(insns, data, k_load, table_reg, true)?;
+                let defs = last_def_far(insns, data, to, k_load, table_reg, true)?;
                 (defs[0], defs[1..].to_vec())
             }
         };
-        // gcc spills the address when registers run short: `str x0, [sp,
-        // #104]` once in the function, reloaded before the dispatch.
+        // gcc spills the address when registers run short (`str x0, [sp,
+        // #104]`, on one path or several) and reloads it before the
+        // dispatch: the spills that reach the reload, and where each took
+        // the address from.
         if let Some(Op::SpLoad { imm }) = op_at(insns, data, k_table) {
             if !same.is_empty() {
                 return None;
             }
-            let store = spill_of(insns, data, imm)?;
-            let Some(Op::SpStore { rt, .. }) = op_at(insns, data, store) else {
-                return None;
-            };
-            (k_table, same) = match last_def(insns, data, block_start(insns, store), store, rt) {
-                Some(k) => (k, Vec::new()),
-                None => {
-                    let defs = last_def_far(insns, data, store, rt, true)?;
-                    (defs[0], defs[1..].to_vec())
+            let mut defs = Vec::new();
+            for store in spills_reaching(insns, data, to, k_table, imm)? {
+                let Some(Op::SpStore { rt, .. }) = op_at(insns, data, store) else {
+                    return None;
+                };
+                match last_def(insns, data, block_start(insns, store), store, rt) {
+                    Some(k) => defs.push(k),
+                    None => defs.extend(last_def_far(insns, data, to, store, rt, true)?),
                 }
-            };
+            }
+            defs.sort_unstable();
+            defs.dedup();
+            k_table = defs[0];
+            same = defs[1..].to_vec();
+            // Several computations of the address are tied together by
+            // their relocations (below); `adr`s have none.
+            if !same.is_empty() && !matches!(op_at(insns, data, k_table), Some(Op::AddImm { .. })) {
+                return None;
+            }
         }
         let same_as = same.iter().map(|&k| insns[k].offset()).collect();
         let table_pc = match op_at(insns, data, k_table)? {

@@ -336,12 +336,22 @@ impl Insn {
 }
 
 /// The conditional branches of a function by the offset they go to, built
-/// once for all its dispatches (a function may have thousands).
+/// once for all its dispatches (a function may have thousands), and the
+/// calls the model knows never return (listed or declared noreturn: code
+/// after one is not reached from it).
 #[derive(Debug, Default)]
-pub struct CondTargets(rustc_hash::FxHashMap<u64, Vec<usize>>);
+pub struct CondTargets {
+    to: rustc_hash::FxHashMap<u64, Vec<usize>>,
+    dead_calls: Vec<usize>,
+}
 
 impl CondTargets {
     pub fn new(insns: &[Insn]) -> CondTargets {
+        Self::with_dead_calls(insns, Vec::new())
+    }
+    /// With `dead_calls`, the indexes of `insns` that are calls that never
+    /// return.
+    pub fn with_dead_calls(insns: &[Insn], mut dead_calls: Vec<usize>) -> CondTargets {
         let mut m: rustc_hash::FxHashMap<u64, Vec<usize>> = Default::default();
         for (k, i) in insns.iter().enumerate() {
             if i.kind == Kind::CondJump
@@ -350,11 +360,16 @@ impl CondTargets {
                 m.entry(t).or_default().push(k);
             }
         }
-        CondTargets(m)
+        dead_calls.sort_unstable();
+        CondTargets { to: m, dead_calls }
     }
     /// Indexes of the conditional branches to `offset`, in order.
     pub fn to(&self, offset: u64) -> &[usize] {
-        self.0.get(&offset).map_or(&[], Vec::as_slice)
+        self.to.get(&offset).map_or(&[], Vec::as_slice)
+    }
+    /// Whether `insns[k]` is a call that never returns.
+    pub fn dead_call(&self, k: usize) -> bool {
+        self.dead_calls.binary_search(&k).is_ok()
     }
 }
 
@@ -525,6 +540,7 @@ pub trait Decoder: Sync {
         _insns: &[Insn],
         _data: &[u8],
         _jump: usize,
+        _to: &CondTargets,
     ) -> Option<(u32, Option<usize>)> {
         None
     }

@@ -159,7 +159,8 @@ impl JumpTables {
             }
             let insns = &code.insns[range.clone()];
             let data = m.obj.section_data(f.section);
-            let to = crate::arch::CondTargets::new(insns);
+            let to =
+                crate::arch::CondTargets::with_dead_calls(insns, m.dead_calls(code, range.clone()));
             for (k, ins) in insns.iter().enumerate() {
                 if ins.kind != Kind::IndirectJump {
                     continue;
@@ -473,10 +474,16 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                 (k, None)
             } else {
                 let fi_insns = &code.insns[range.clone()];
-                match m
-                    .dec
-                    .table_base_def(fi_insns, obj.section_data(f.section), k - range.start)
-                {
+                let to = crate::arch::CondTargets::with_dead_calls(
+                    fi_insns,
+                    m.dead_calls(code, range.clone()),
+                );
+                match m.dec.table_base_def(
+                    fi_insns,
+                    obj.section_data(f.section),
+                    k - range.start,
+                    &to,
+                ) {
                     Some((reg, Some(d))) => (range.start + d, Some(reg)),
                     Some((reg, None)) => return Looked::Later(fi, k, reg),
                     None => return Looked::Nothing,

@@ -77,6 +77,22 @@ impl<'a> Model<'a> {
         self.goes_to_noreturn(dest, link)
     }
 
+    /// The calls among `code.insns[range]` that the rules or declarations
+    /// say never return (their indexes from `range.start`): known before
+    /// noreturn inference, which reads the switch tables these help find.
+    pub fn dead_calls(&self, code: &SectionCode, range: std::ops::Range<usize>) -> Vec<usize> {
+        let start = range.start;
+        range
+            .filter(|&k| code.insns[k].kind == Kind::Call)
+            .filter(|&k| match code.dest_link(k) {
+                (Dest::External { sym }, _) => self.listed_noreturn[sym],
+                (Dest::Local { .. }, link) => link.is_some_and(|c| self.declared_noreturn(c)),
+                (Dest::None, _) => false,
+            })
+            .map(|k| k - start)
+            .collect()
+    }
+
     /// [`Model::call_is_noreturn`] from the call's destination and link.
     pub(super) fn goes_to_noreturn(&self, dest: Dest, link: Option<usize>) -> bool {
         match dest {
