@@ -1009,3 +1009,27 @@ fn timings_show_every_phase_and_leave_findings_alone() {
     assert_eq!(calls("fallthrough"), objects as u64, "{err}");
     assert!(!text(&plain.stderr).contains("thread s"));
 }
+
+/// An arm64 alternative's replacement in a subsection after data (Linux
+/// 6.1's head.S, `ptrauth_keys_init_cpu`): clang's mapping symbols call it
+/// data, binutils' code. Either way the code after the replaced `b` is
+/// reached through the NOP that replaces it, and nothing is unreachable
+/// (built by clang, it was reported unreachable).
+#[test]
+fn alternative_replacements_are_code_whatever_the_mapping_symbols_say() {
+    for o in ["arm64/alt-subsection-clang.o", "arm64/alt-subsection-gas.o"] {
+        let out = objlint(
+            &core_dir(),
+            &["check", "--format", "short", "-q", "--profile", "kernel", o],
+        );
+        assert_eq!(text(&out.stdout), "", "{o}");
+        assert_eq!(out.status.code(), Some(0), "{o}");
+    }
+    // The case the fixture is for: clang's mapping symbols leave the
+    // replacement (at 0x28, after the table at 0x20) out of the code.
+    let bytes = std::fs::read(core_dir().join("arm64/alt-subsection-clang.o")).unwrap();
+    let obj = objlint::elf::Object::parse(&bytes).unwrap();
+    let text_sec = obj.sections.iter().find(|s| s.name == ".text").unwrap();
+    let ranges = obj.code_ranges(text_sec.index);
+    assert!(ranges.iter().all(|&(_, hi)| hi <= 0x20), "{ranges:?}");
+}

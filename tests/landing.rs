@@ -420,8 +420,15 @@ mod real {
                 .take(5)
                 .map(|f| (m.functions[f].section, m.functions[f].start, "relocation"))
                 .collect();
+            // Cases that have a jump pad to wipe (a BTI build's).
             for t in &m.jump_tables().tables {
-                for (_, target) in t.entries().take(3) {
+                for (_, target) in t
+                    .entries()
+                    .filter(|&(_, target)| {
+                        pad_at(&m, t.section, target).is_some_and(|p| p.accepts_jump())
+                    })
+                    .take(3)
+                {
                     victims.push((t.section, target, "jump-table target"));
                 }
             }

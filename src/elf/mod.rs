@@ -993,6 +993,11 @@ impl<'a> Object<'a> {
     /// The code ranges of an executable section: everything on x86; on arm64
     /// the ranges marked `$x` (everything when the section has no mapping
     /// symbols at all, as in some hand-written objects).
+    /// Whether mapping symbols (`$x`/`$d`) tell code from data in `section`.
+    pub fn has_mapping_symbols(&self, section: usize) -> bool {
+        !self.mapping[section].is_empty()
+    }
+
     pub fn code_ranges(&self, section: usize) -> Vec<(u64, u64)> {
         let size = self.sections[section].size;
         let m = &self.mapping[section];

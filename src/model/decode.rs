@@ -17,17 +17,21 @@ const PIECE: u64 = 256 << 10;
 const RESOLVE_CHUNK: usize = 1 << 14;
 
 /// The code of executable section `sec`, decoded from each of `cuts`
-/// (function boundaries, alternative replacements).
+/// (function boundaries, alternative replacements). `replacements` (sorted
+/// ranges of alternative replacements) are code whatever the mapping
+/// symbols say: clang marks code it assembles into a subsection after data
+/// (`alternative_else` in arm64 assembly) as data.
 pub(super) fn decode_section(
     obj: &Object,
     dec: &dyn Decoder,
     sec: usize,
     cuts: &[u64],
+    replacements: &[(u64, u64)],
     starts: &FxHashMap<(usize, u64), usize>,
     noreturn_syscalls: &[u64],
 ) -> SectionCode {
     let data = obj.section_data(sec);
-    let segments = segments(obj, sec, cuts);
+    let segments = segments(obj, sec, cuts, replacements);
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
     let (mut insns, ops, seen) = decode_segments(dec, data, &segments, piece);
@@ -55,9 +59,18 @@ pub(super) fn decode_section(
 /// The code ranges of a section cut at every function boundary (`cuts`,
 /// sorted): decoding restarts at each, so every function (and the padding
 /// between functions) is decoded from its own start.
-fn segments(obj: &Object, sec: usize, cuts: &[u64]) -> Vec<(u64, u64)> {
+fn segments(
+    obj: &Object,
+    sec: usize,
+    cuts: &[u64],
+    replacements: &[(u64, u64)],
+) -> Vec<(u64, u64)> {
     let mut out = Vec::new();
-    for (lo, hi) in obj.code_ranges(sec) {
+    let mut ranges = obj.code_ranges(sec);
+    if !replacements.is_empty() && obj.has_mapping_symbols(sec) {
+        ranges = union(&ranges, replacements, obj.sections[sec].size);
+    }
+    for (lo, hi) in ranges {
         let mut from = lo;
         // arm64 data-in-code (each kCFI hash is a `$d` range) makes tens of
         // thousands of ranges: look up each one's cuts, never scan them all.
@@ -72,6 +85,25 @@ fn segments(obj: &Object, sec: usize, cuts: &[u64]) -> Vec<(u64, u64)> {
                 out.push((from, to));
             }
             from = to;
+        }
+    }
+    out
+}
+
+/// The union of two sorted lists of ranges, within `0..size`.
+fn union(a: &[(u64, u64)], b: &[(u64, u64)], size: u64) -> Vec<(u64, u64)> {
+    let mut all: Vec<(u64, u64)> = a
+        .iter()
+        .chain(b)
+        .map(|&(lo, hi)| (lo.min(size), hi.min(size)))
+        .filter(|&(lo, hi)| lo < hi)
+        .collect();
+    all.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(all.len());
+    for (lo, hi) in all {
+        match out.last_mut() {
+            Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
         }
     }
     out
@@ -703,7 +735,7 @@ mod tests {
                     .flat_map(|f| [f.start, f.end])
                     .collect();
                 cuts.sort_unstable();
-                let segments = segments(&obj, s.index, &cuts);
+                let segments = segments(&obj, s.index, &cuts, &[]);
                 let data = obj.section_data(s.index);
                 let (one, one_ops, _) = decode_segments(dec, data, &segments, None);
                 assert!(!one.is_empty() || s.size == 0);

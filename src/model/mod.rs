@@ -99,7 +99,7 @@ impl<'a> Model<'a> {
         );
         // The map of function starts beside the alternatives and the decode
         // cuts (on vmlinux.o each took milliseconds with the other thread idle).
-        let (starts, (mut alts, cuts)) = rayon::join(
+        let (starts, (mut alts, cuts, replacements)) = rayon::join(
             || -> FxHashMap<(usize, u64), usize> {
                 functions
                     .iter()
@@ -122,14 +122,19 @@ impl<'a> Model<'a> {
                     &functions,
                 );
                 alts.error = alt_table.error;
+                let mut replacements: Vec<Vec<(u64, u64)>> = vec![Vec::new(); obj.sections.len()];
                 for (sec, start, end) in alts.replacement_starts() {
                     cuts[sec].extend([start, end]);
+                    replacements[sec].push((start, end));
                 }
                 for c in cuts.iter_mut() {
                     c.sort_unstable();
                     c.dedup();
                 }
-                (alts, cuts)
+                for r in replacements.iter_mut() {
+                    r.sort_unstable();
+                }
+                (alts, cuts, replacements)
             },
         );
         let decode_all = || -> Vec<Option<SectionCode>> {
@@ -154,6 +159,7 @@ impl<'a> Model<'a> {
                             dec,
                             i,
                             &cuts[i],
+                            &replacements[i],
                             &starts,
                             rules.noreturn_syscalls(obj.machine),
                         )

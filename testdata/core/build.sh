@@ -36,6 +36,9 @@ $A64_GCC -c linux61.c -o arm64/linux61.o
 
 for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
 for s in arm64/*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
+# An alternative's replacement the mapping symbols call data (clang's).
+clang-19 --target=aarch64-linux-gnu -march=armv8.3-a -c arm64-alt-subsection.s -o arm64/alt-subsection-clang.o
+aarch64-linux-gnu-as -march=armv8.3-a arm64-alt-subsection.s -o arm64/alt-subsection-gas.o
 # objtool's verdict on code outside functions running on and on an
 # alternative's replacement running past its function (tests/core.rs),
 # when fetch-corpus.sh has built it.
