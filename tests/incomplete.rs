@@ -178,6 +178,30 @@ fn a_table_base_behind_a_noreturn_call_is_read() {
     );
 }
 
+/// Returns through another register than x30 (Linux 6.1 head.S
+/// `create_idmap`'s `ret x28`, the BPF JIT's `dummy_tramp`'s `ret x10`): not
+/// judged, and said so once for both, where each was once "return with
+/// modified stack frame" (and then an exemption by name, which also took
+/// out a C function of one of the names).
+#[test]
+fn a_return_through_another_register_is_not_judged() {
+    let dir = root().join("testdata/incomplete");
+    let (got, records) = findings(&dir, &["arm64-ret-register.o"]);
+    assert_eq!(
+        got,
+        [row(
+            "arm64-ret-register.o",
+            "analysis-incomplete",
+            "dummy_tramp+0xc",
+            "return-register"
+        )]
+    );
+    assert_eq!(
+        records[0]["incomplete"],
+        serde_json::json!(["return-register"])
+    );
+}
+
 /// altera-stapl.ko's `altera_init` reloads its table's address from a stack
 /// slot that another spill wrote earlier on the way (gcc 12): the spill that
 /// reaches the reload names the table (.rodata+0xa0, 193 two-byte entries

@@ -1236,6 +1236,13 @@ impl Decoder for Arm64 {
         (pad == Pad::BtiC).then_some(&[0x1f, 0x20, 0x03, 0xd5])
     }
 
+    fn return_register(&self, bytes: &[u8]) -> Option<u32> {
+        // RET Xn: 1101011 0010 11111 000000 Rn 00000.
+        let w = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+        let n = (w >> 5) & 31;
+        (w & 0xffff_fc1f == 0xd65f_0000 && n != 30).then_some(n)
+    }
+
     fn speculation_barrier(&self, bytes: &[u8]) -> Option<Barrier> {
         barrier(u32::from_le_bytes(bytes.get(..4)?.try_into().unwrap()))
     }

@@ -506,6 +506,12 @@ pub trait Decoder: Sync {
     /// Whether a relocation of type `r_type` in data stores `S + A - P`, a
     /// word relative to its own place (`.long sym - .`).
     fn pc_relative_word(&self, r_type: u32) -> bool;
+    /// For a return at the start of `bytes` through another register than
+    /// the one the return address arrives in (arm64 `ret xN`, N not 30):
+    /// that register.
+    fn return_register(&self, _bytes: &[u8]) -> Option<u32> {
+        None
+    }
     /// Whether the instruction at the start of `bytes` is an indirect jump
     /// exempt from branch tracking (x86 `notrack jmp`, used for jump tables).
     fn untracked_jump(&self, _bytes: &[u8]) -> bool {

@@ -50,6 +50,10 @@ pub enum Cause {
     /// reached: an inner entry, or the cases of a computed goto whose table
     /// was not found.
     UnwalkedLabel,
+    /// A return through another register than the return address's (arm64
+    /// `ret x28`, lr kept in x28 across calls): the model follows no copies
+    /// of the return address, so the frame at that return is not judged.
+    ReturnRegister,
 }
 
 impl Cause {
@@ -66,10 +70,11 @@ impl Cause {
             Cause::AnnotationsLost => "annotations-lost",
             Cause::RegionsUnrecorded => "regions-unrecorded",
             Cause::UnwalkedLabel => "unwalked-label",
+            Cause::ReturnRegister => "return-register",
         }
     }
 
-    pub const ALL: [Cause; 11] = [
+    pub const ALL: [Cause; 12] = [
         Cause::Undecodable,
         Cause::SwitchTable,
         Cause::BranchTarget,
@@ -81,6 +86,7 @@ impl Cause {
         Cause::AnnotationsLost,
         Cause::RegionsUnrecorded,
         Cause::UnwalkedLabel,
+        Cause::ReturnRegister,
     ];
 }
 
@@ -219,6 +225,11 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
         Cause::UnwalkedLabel => format!(
             "analysis incomplete: {} landing pads inside that data points at and no path reached (entered by an indirect branch objlint does not follow: an inner entry, or a computed goto whose table it did not find); the code from there was not checked",
             plural(n, "function has", "functions have")
+        ),
+        Cause::ReturnRegister => format!(
+            "analysis incomplete: {} through another register than the return address's; copies of the return address are not followed, so the stack at {} was not judged",
+            plural(n, "return goes", "returns go"),
+            if n == 1 { "it" } else { "them" }
         ),
     }
 }

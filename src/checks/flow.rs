@@ -1302,6 +1302,21 @@ impl Walk<'_, '_, '_> {
                     }
                 }
                 Action::Return => {
+                    let data = m.obj.section_data(st.section);
+                    if in_function
+                        && let Some(r) = data
+                            .get(st.insn.offset() as usize..)
+                            .and_then(|b| m.dec.return_register(b))
+                    {
+                        self.add_gap(Gap::new(
+                            Cause::ReturnRegister,
+                            at,
+                            format!(
+                                "returns through x{r}, not x30: copies of the return address are not followed, so the frame at this return was not judged"
+                            ),
+                        ));
+                        return false;
+                    }
                     // Both rules may speak about one return (the path ends
                     // here anyway).
                     self.pac_leave(st, s, false);

@@ -1,27 +1,11 @@
-// Linux 6.1's forms of two rules/stack.toml non_standard functions, in the
-// sections 6.1 defines them in (arch/arm64/kernel/head.S), reduced to how
-// they keep their return address: create_idmap (gone by 6.12) saves lr in
-// x28 across its calls and returns with `ret x28`; __secondary_switched
-// (.idmap.text in 6.1, .text in 6.12) branches to the wfe loop of
-// __secondary_too_slow with lr clobbered by its calls, a path that never
-// returns. With the built-in list neither is reported; tests/exemptions.rs
-// removes each entry in turn and expects a stack finding in that function.
-	.section .init.text,"ax"
-	.type create_idmap, %function
-	.p2align 2
-create_idmap:
-	bti c
-	mov x28, x30
-	adrp x0, init_idmap_pg_dir
-	adrp x3, _text
-	bl remap_region
-	dmb sy
-	adrp x0, init_idmap_pg_dir
-	adrp x1, init_idmap_pg_end
-	bl dcache_inval_poc
-	ret x28
-	.size create_idmap, . - create_idmap
-
+// Linux 6.1's form of a rules/stack.toml non_standard function, in the
+// section 6.1 defines it in (arch/arm64/kernel/head.S), reduced to how it
+// treats its return address: __secondary_switched (.idmap.text in 6.1, .text
+// in 6.12) branches to the wfe loop of __secondary_too_slow with lr clobbered
+// by its calls, a path that never returns. With the built-in list it is not
+// reported; tests/exemptions.rs removes the entry and expects a stack
+// finding. (6.1's create_idmap, which returns with `ret x28`, is
+// ../incomplete/arm64-ret-register.s.)
 	.section .idmap.text,"awx"
 	.type __secondary_switched, %function
 	.p2align 2

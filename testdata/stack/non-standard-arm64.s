@@ -1,7 +1,7 @@
 // The arm64 functions of rules/stack.toml non_standard, each in the section
 // Linux 6.12 defines it in, reduced to how it switches or restores its stack
 // (entry.S, head.S, sleep.S, efi-rt-wrapper.S, proton-pack.c, the KVM
-// hypervisor's entry.S, host.S and hyp-init.S, bpf_jit_comp.c). With the
+// hypervisor's entry.S and host.S). With the
 // built-in list none is reported; tests/exemptions.rs removes each entry in
 // turn and expects a stack finding in that function. cpu_switch_to is in
 // ../landing/real/kbuild-arm64/entry.o.
@@ -139,15 +139,6 @@ __guest_enter:
 	eret
 	.size __guest_enter, . - __guest_enter
 
-	.globl dummy_tramp
-	.type dummy_tramp, %function
-	.p2align 2
-dummy_tramp:
-	bti j
-	mov x10, x30
-	mov x30, x9
-	ret x10
-	.size dummy_tramp, . - dummy_tramp
 
 	.section .hyp.text,"ax"
 	.globl __kvm_nvhe___guest_enter
@@ -198,13 +189,3 @@ __kvm_nvhe___host_hvc:
 	br x5
 	.size __kvm_nvhe___host_hvc, . - __kvm_nvhe___host_hvc
 
-	.section .hyp.idmap.text,"ax"
-	.globl __kvm_nvhe___pkvm_init_switch_pgd
-	.type __kvm_nvhe___pkvm_init_switch_pgd, %function
-	.p2align 2
-__kvm_nvhe___pkvm_init_switch_pgd:
-	msr ttbr0_el2, x0
-	isb
-	mov sp, x1
-	ret x2
-	.size __kvm_nvhe___pkvm_init_switch_pgd, . - __kvm_nvhe___pkvm_init_switch_pgd
