@@ -1302,8 +1302,11 @@ impl Walk<'_, '_, '_> {
                     }
                 }
                 Action::Return => {
+                    // Judged only where the frame looks modified: through
+                    // a copy of x30 it may be restored all the same.
                     let data = m.obj.section_data(st.section);
                     if in_function
+                        && frame.modified(&s.cfi).is_some()
                         && let Some(r) = data
                             .get(st.insn.offset() as usize..)
                             .and_then(|b| m.dec.return_register(b))
