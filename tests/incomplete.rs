@@ -202,6 +202,25 @@ fn a_return_through_another_register_is_not_judged() {
     );
 }
 
+/// A table address spilled as one register of an `stp` (be2iscsi.ko,
+/// Linux 6.1) and reloaded at the dispatch: read, and its cases walked.
+#[test]
+fn a_table_address_spilled_by_a_pair_is_read() {
+    let dir = root().join("testdata/incomplete");
+    let (got, _) = findings(&dir, &["arm64-switch-pair-spill.o"]);
+    assert!(got.is_empty(), "{got:?}");
+    let (got, _) = findings(&dir, &["arm64-switch-pair-spill-fault.o"]);
+    assert_eq!(
+        got,
+        [row(
+            "arm64-switch-pair-spill-fault.o",
+            "stack-mismatch",
+            "pair_spill+0x5c",
+            ""
+        )]
+    );
+}
+
 /// altera-stapl.ko's `altera_init` reloads its table's address from a stack
 /// slot that another spill wrote earlier on the way (gcc 12): the spill that
 /// reaches the reload names the table (.rodata+0xa0, 193 two-byte entries

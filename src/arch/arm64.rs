@@ -401,9 +401,13 @@ enum Op {
         imm: u32,
     },
     /// `stp`/`ldp` of 64-bit registers at `sp` (offset or pre-index): the
-    /// two slots from `imm` (for pre-index, relative to the new sp).
+    /// two slots from `imm` (for pre-index, relative to the new sp), `rt`'s
+    /// and `rt2`'s.
     SpPair {
         imm: i32,
+        rt: u32,
+        rt2: u32,
+        load: bool,
     },
     Other,
 }
@@ -470,7 +474,12 @@ fn op(w: u32, at: u64) -> Op {
     if w & 0xfe00_03e0 == 0xa800_03e0 && (w >> 23) & 3 != 1 {
         let imm7 = (((w >> 15) & 0x7f) as i32) << 25 >> 25;
         let imm = if (w >> 23) & 3 == 3 { 0 } else { imm7 * 8 };
-        return Op::SpPair { imm };
+        return Op::SpPair {
+            imm,
+            rt: rd,
+            rt2: (w >> 10) & 31,
+            load: (w >> 22) & 1 == 1,
+        };
     }
     // Load/store register (register offset), general registers.
     if w & 0x3f20_0c00 == 0x3820_0800 {
@@ -797,20 +806,23 @@ fn dispatch_block(insns: &[Insn], data: &[u8], jump: usize) -> Option<(usize, u3
 }
 
 /// The spills of a 64-bit register to `[sp, #imm]` the reload at `hi` can
-/// read: the last such `str` on every path back to it. `None` when a path
-/// meets a pair over the slot (`stp`/`ldp`) or the function's entry first.
+/// read: the last store to that slot on every path back to it (`str`, or
+/// one register of an `stp`), with the register stored. `None` when a path
+/// meets a store that covers the slot otherwise, or the function's entry,
+/// first.
 fn spills_reaching(
     insns: &[Insn],
     data: &[u8],
     to: &CondTargets,
     hi: usize,
     imm: u32,
-) -> Option<Vec<usize>> {
+) -> Option<Vec<(usize, u32)>> {
     let preds = Preds::new(insns, to);
     let mut work = Vec::new();
     if !preds.of(hi, &mut work) {
         return None;
     }
+    let slot = imm as i32;
     let mut seen = vec![false; insns.len()];
     let mut stores = Vec::new();
     while let Some(j) = work.pop() {
@@ -818,12 +830,25 @@ fn spills_reaching(
             continue;
         }
         match word(data, &insns[j]).map(|w| op(w, insns[j].offset())) {
-            Some(Op::SpStore { imm: i, .. }) if i == imm => {
-                stores.push(j);
+            Some(Op::SpStore { imm: i, rt }) if i == imm => {
+                stores.push((j, rt));
                 continue;
             }
-            // A pair whose two slots cover it.
-            Some(Op::SpPair { imm: i }) if (i..i + 16).contains(&(imm as i32)) => return None,
+            // gcc spills two registers at once (`stp x0, x1, [sp, #8]`).
+            Some(Op::SpPair {
+                imm: i,
+                rt,
+                rt2,
+                load: false,
+            }) if i == slot || i + 8 == slot => {
+                stores.push((j, if i == slot { rt } else { rt2 }));
+                continue;
+            }
+            Some(Op::SpPair {
+                imm: i,
+                load: false,
+                ..
+            }) if (i - 7..i + 16).contains(&slot) => return None,
             _ => {}
         }
         // The function's entry reached with the slot never written.
@@ -1140,10 +1165,7 @@ impl Decoder for Arm64 {
                 return None;
             }
             let mut defs = Vec::new();
-            for store in spills_reaching(insns, data, to, k_table, imm)? {
-                let Some(Op::SpStore { rt, .. }) = op_at(insns, data, store) else {
-                    return None;
-                };
+            for (store, rt) in spills_reaching(insns, data, to, k_table, imm)? {
                 match last_def(insns, data, block_start(insns, store), store, rt) {
                     Some(k) => defs.push(k),
                     None => defs.extend(last_def_far(insns, data, to, store, rt, true)?),
@@ -1330,8 +1352,11 @@ mod tests {
         // Spills and pairs at sp (spilled switch-table addresses).
         assert_eq!(op(0xf94037e0, 0), Op::SpLoad { imm: 104 }); // ldr x0, [sp, #104]
         assert_eq!(op(0xf90037e0, 0), Op::SpStore { rt: 0, imm: 104 }); // str x0, [sp, #104]
-        assert_eq!(op(0xa9bd7bfd, 0), Op::SpPair { imm: 0 }); // stp x29, x30, [sp, #-48]!
-        assert_eq!(op(0xa90653f3, 0), Op::SpPair { imm: 96 }); // stp x19, x20, [sp, #96]
+        let pair = |imm, rt, rt2, load| Op::SpPair { imm, rt, rt2, load };
+        assert_eq!(op(0xa9bd7bfd, 0), pair(0, 29, 30, false)); // stp x29, x30, [sp, #-48]!
+        assert_eq!(op(0xa90653f3, 0), pair(96, 19, 20, false)); // stp x19, x20, [sp, #96]
+        assert_eq!(op(0xa94653f3, 0), pair(96, 19, 20, true)); // ldp x19, x20, [sp, #96]
+        assert_eq!(op(0xa90087e0, 0), pair(8, 0, 1, false)); // stp x0, x1, [sp, #8]
         assert_eq!(op(0xa8c37bfd, 0), Op::Other); // ldp x29, x30, [sp], #48
     }
 
