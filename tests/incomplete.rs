@@ -221,6 +221,27 @@ fn a_table_address_spilled_by_a_pair_is_read() {
     );
 }
 
+/// A table address spilled once, reloaded in a loop whose cases include one
+/// after a call to a local function that never returns (not declared so):
+/// the spills reaching the reload cannot be told along the paths, and the
+/// function's one store to the slot is taken (msm.ko, Linux 6.12).
+#[test]
+fn a_table_address_spilled_once_is_read_when_paths_say_nothing() {
+    let dir = root().join("testdata/incomplete");
+    let (got, _) = findings(&dir, &["arm64-switch-one-spill.o"]);
+    assert!(got.is_empty(), "{got:?}");
+    let (got, _) = findings(&dir, &["arm64-switch-one-spill-fault.o"]);
+    assert_eq!(
+        got,
+        [row(
+            "arm64-switch-one-spill-fault.o",
+            "stack-mismatch",
+            "one_spill+0x1c",
+            ""
+        )]
+    );
+}
+
 /// altera-stapl.ko's `altera_init` reloads its table's address from a stack
 /// slot that another spill wrote earlier on the way (gcc 12): the spill that
 /// reaches the reload names the table (.rodata+0xa0, 193 two-byte entries

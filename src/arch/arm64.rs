@@ -859,6 +859,30 @@ fn spills_reaching(
     (!stores.is_empty()).then_some(stores)
 }
 
+/// The function's one `str` to `[sp, #imm]` and its register, when no
+/// other store writes that slot: taken when the paths back from the reload
+/// cannot be followed to it (the compiler does not reload a slot it did
+/// not store on the way).
+fn only_spill(insns: &[Insn], data: &[u8], imm: u32) -> Option<(usize, u32)> {
+    let slot = imm as i32;
+    let mut stores = Vec::new();
+    for (k, insn) in insns.iter().enumerate() {
+        match word(data, insn).map(|w| op(w, insn.offset())) {
+            Some(Op::SpStore { imm: i, rt }) if i == imm => stores.push((k, rt)),
+            Some(Op::SpPair {
+                imm: i,
+                load: false,
+                ..
+            }) if (i - 7..i + 16).contains(&slot) => return None,
+            _ => {}
+        }
+    }
+    match stores[..] {
+        [s] => Some(s),
+        _ => None,
+    }
+}
+
 /// Entries of a table whose index is in `regs`, from a bounds check
 /// `cmp rI, #n` that branches away from the dispatch (`b.hi`/`b.hs`) just
 /// before `block` (the dispatch block's first instruction) or inside it
@@ -1165,7 +1189,9 @@ impl Decoder for Arm64 {
                 return None;
             }
             let mut defs = Vec::new();
-            for (store, rt) in spills_reaching(insns, data, to, k_table, imm)? {
+            let spills = spills_reaching(insns, data, to, k_table, imm)
+                .or_else(|| only_spill(insns, data, imm).map(|s| vec![s]))?;
+            for (store, rt) in spills {
                 match last_def(insns, data, block_start(insns, store), store, rt) {
                     Some(k) => defs.push(k),
                     None => defs.extend(last_def_far(insns, data, to, store, rt, true)?),
