@@ -867,6 +867,10 @@ pub struct SpecialRules {
     pub bug_table: Vec<BugTableLayout>,
     pub unwind_hints: UnwindHintLayout,
     pub annotations: Annotations,
+    /// Name prefixes of the retpoline thunks compilers emit into objects,
+    /// given the annotations Linux gives its own thunks.
+    #[serde(default)]
+    pub compiler_thunks: ArchValues<Vec<String>>,
 }
 
 /// Everything from `rules/`, parsed once.

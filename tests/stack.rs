@@ -629,3 +629,43 @@ fn noreturn_callees_renamed_by_objcopy() {
         [("__other_handle_trap+0x18".to_string(), "fallthrough")]
     );
 }
+
+/// The retpoline thunks compilers put in objects built without external
+/// thunks (user space, Linux's vDSO) get the annotations Linux's own thunks
+/// carry (rules/special.toml `compiler_thunks`): clang's `__llvm_retpoline_r11`
+/// is clean, and without the list draws "unannotated intra-function call"
+/// and "return with modified stack frame". gcc's thunk is covered by its
+/// own CFI, which says the call's push stays on the stack: still reported.
+#[test]
+fn compiler_retpoline_thunks_are_annotated_where_no_cfi_says_otherwise() {
+    let rules = Rules::builtin();
+    let run = |rules: &Rules, name: &str| -> Vec<(String, &'static str)> {
+        let bytes = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+        let rep = check_bytes(name, &bytes, rules, &Options::default());
+        assert!(rep.error.is_none(), "{name}: {:?}", rep.error);
+        rep.findings.iter().map(|f| (place(f), f.rule)).collect()
+    };
+    assert_eq!(run(&rules, "x86-clang-retpoline"), []);
+    let gcc = run(&rules, "x86-gcc-retpoline");
+    assert_eq!(
+        gcc,
+        [
+            (
+                "__x86_indirect_thunk_rax+0x0".to_string(),
+                "intra-function-call"
+            ),
+            (
+                "__x86_indirect_thunk_rax+0x10".to_string(),
+                "stack-modified-return"
+            ),
+        ]
+    );
+    let mut bare = Rules::builtin();
+    bare.special.compiler_thunks.x86_64.clear();
+    let got = run(&bare, "x86-clang-retpoline");
+    assert!(
+        got.iter().any(|(_, r)| *r == "intra-function-call")
+            && got.iter().any(|(_, r)| *r == "stack-modified-return"),
+        "{got:?}"
+    );
+}

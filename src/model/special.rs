@@ -365,6 +365,63 @@ impl Special {
                 }
             }
         }
+        // The retpoline thunks compilers emit (`call 1f; <trap>; 1: mov
+        // %reg,(%rsp); ret`) lack the annotations Linux's own carry: the
+        // call is meant, and after it and at its target the stack is the
+        // entry's (ANNOTATE_INTRA_FUNCTION_CALL, UNWIND_HINT_FUNC).
+        // Where the object's own CFI covers a thunk, it says the truth there
+        // (the call's push stays on the stack to the `ret`), which the
+        // hints do not: such thunks are left as they are.
+        let prefixes = rules.compiler_thunks.get(obj.machine);
+        let mut cfi: Option<crate::elf::cfi::CfiTables> = None;
+        if !prefixes.is_empty() {
+            let func = Hint {
+                sp_reg: crate::elf::orc::ORC_REG_SP,
+                sp_offset: 8,
+                ty: Hint::FUNC,
+                signal: false,
+            };
+            for s in obj.symbols.iter().filter(|s| {
+                s.st_type == crate::elf::STT_FUNC
+                    && prefixes.iter().any(|p| s.name.starts_with(p.as_str()))
+            }) {
+                let Some(sec) = s.section_index() else {
+                    continue;
+                };
+                let Some(c) = code.get(sec).and_then(Option::as_ref) else {
+                    continue;
+                };
+                let Some(ins) = c.index_at(s.value).map(|i| &c.insns[i]) else {
+                    continue;
+                };
+                // gcc's have no size: their section is theirs alone.
+                let end = match s.size {
+                    0 => obj.sections[sec].size,
+                    n => s.value.saturating_add(n),
+                };
+                let Some(to) = ins
+                    .imm_target()
+                    .filter(|&t| ins.kind == Kind::Call && t > ins.offset() && t < end)
+                else {
+                    continue;
+                };
+                let call = (sec, ins.offset());
+                if sp.marks.get(&call).is_some_and(|m| m.intra_call) {
+                    continue;
+                }
+                // x86-64 DWARF: return address column 16, %rbp 6.
+                let t = cfi.get_or_insert_with(|| obj.cfi_tables(16, 6));
+                if t.at(sec, s.value).is_some() {
+                    continue;
+                }
+                add(&mut sp, Some(call), &mut |m| m.intra_call = true);
+                for at in [(sec, ins.end()), (sec, to)] {
+                    add(&mut sp, Some(at), &mut |m| {
+                        m.hint.get_or_insert(func);
+                    });
+                }
+            }
+        }
         for site in &alts.sites {
             add(&mut sp, Some((site.section, site.start)), &mut |m| {
                 m.alt_site = true

@@ -54,6 +54,10 @@ as --64 x86-cold-cases.s -o x86-cold-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
 as --64 x86-embedded-call.s -o x86-embedded-call.o
 as --64 x86-fp-detect.s -o x86-fp-detect.o
+# Retpoline thunks the compiler puts in the object (rules/special.toml
+# compiler_thunks): clang's carry no CFI, gcc's do.
+clang-19 -O2 -mretpoline -c retpoline.c -o x86-clang-retpoline.o
+gcc -O2 -mindirect-branch=thunk -c retpoline.c -o x86-gcc-retpoline.o
 as --64 x86-fp-sibling.s -o x86-fp-trampoline.o
 as --64 --defsym SIBLING=1 x86-fp-sibling.s -o x86-fp-sibling.o
 
