@@ -409,8 +409,10 @@ impl Special {
                 if sp.marks.get(&call).is_some_and(|m| m.intra_call) {
                     continue;
                 }
-                // x86-64 DWARF: return address column 16, %rbp 6.
-                let t = cfi.get_or_insert_with(|| obj.cfi_tables(16, 6));
+                let t = cfi.get_or_insert_with(|| {
+                    let abi = crate::arch::decoder(obj.machine).frame();
+                    obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize])
+                });
                 if t.at(sec, s.value).is_some() {
                     continue;
                 }
