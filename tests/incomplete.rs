@@ -155,6 +155,19 @@ fn a_switch_table_not_read_is_reported() {
     );
 }
 
+/// A switch fixture of testdata/incomplete read and walked: `NAME.o` has no
+/// finding (its table read, nothing unread said), and `NAME-fault.o`, whose
+/// fault only a walk of the cases finds, exactly the stack-mismatch at
+/// `place`.
+fn table_read_and_cases_walked(name: &str, place: &str) {
+    let dir = root().join("testdata/incomplete");
+    let (got, _) = findings(&dir, &[&format!("{name}.o")]);
+    assert!(got.is_empty(), "{name}: {got:?}");
+    let fault = format!("{name}-fault.o");
+    let (got, _) = findings(&dir, &[&fault]);
+    assert_eq!(got, [row(&fault, "stack-mismatch", place, "")]);
+}
+
 /// A switch whose table address was set once before its loop, a case of
 /// it placed after a call that never returns (Linux 6.1 jfs.ko's
 /// `parse_options`, gcc 12): looking back for the table register through
@@ -163,19 +176,7 @@ fn a_switch_table_not_read_is_reported() {
 /// of the case shows is found.
 #[test]
 fn a_table_base_behind_a_noreturn_call_is_read() {
-    let dir = root().join("testdata/incomplete");
-    let (got, _) = findings(&dir, &["arm64-switch-after-noreturn.o"]);
-    assert!(got.is_empty(), "{got:?}");
-    let (got, _) = findings(&dir, &["arm64-switch-after-noreturn-fault.o"]);
-    assert_eq!(
-        got,
-        [row(
-            "arm64-switch-after-noreturn-fault.o",
-            "stack-mismatch",
-            "parse_options+0x34",
-            ""
-        )]
-    );
+    table_read_and_cases_walked("arm64-switch-after-noreturn", "parse_options+0x34");
 }
 
 /// Returns through another register than x30 (Linux 6.1 head.S
@@ -206,19 +207,7 @@ fn a_return_through_another_register_is_not_judged() {
 /// Linux 6.1) and reloaded at the dispatch: read, and its cases walked.
 #[test]
 fn a_table_address_spilled_by_a_pair_is_read() {
-    let dir = root().join("testdata/incomplete");
-    let (got, _) = findings(&dir, &["arm64-switch-pair-spill.o"]);
-    assert!(got.is_empty(), "{got:?}");
-    let (got, _) = findings(&dir, &["arm64-switch-pair-spill-fault.o"]);
-    assert_eq!(
-        got,
-        [row(
-            "arm64-switch-pair-spill-fault.o",
-            "stack-mismatch",
-            "pair_spill+0x5c",
-            ""
-        )]
-    );
+    table_read_and_cases_walked("arm64-switch-pair-spill", "pair_spill+0x5c");
 }
 
 /// A table address spilled once, reloaded in a loop whose cases include one
@@ -227,19 +216,7 @@ fn a_table_address_spilled_by_a_pair_is_read() {
 /// function's one store to the slot is taken (msm.ko, Linux 6.12).
 #[test]
 fn a_table_address_spilled_once_is_read_when_paths_say_nothing() {
-    let dir = root().join("testdata/incomplete");
-    let (got, _) = findings(&dir, &["arm64-switch-one-spill.o"]);
-    assert!(got.is_empty(), "{got:?}");
-    let (got, _) = findings(&dir, &["arm64-switch-one-spill-fault.o"]);
-    assert_eq!(
-        got,
-        [row(
-            "arm64-switch-one-spill-fault.o",
-            "stack-mismatch",
-            "one_spill+0x1c",
-            ""
-        )]
-    );
+    table_read_and_cases_walked("arm64-switch-one-spill", "one_spill+0x1c");
 }
 
 /// altera-stapl.ko's `altera_init` reloads its table's address from a stack
