@@ -674,6 +674,48 @@ impl<'a> Preds<'a> {
     }
 }
 
+/// What a search back from an instruction does at one it meets.
+enum Back {
+    /// The path ends here (what was looked for is here).
+    Stop,
+    /// The search fails.
+    Fail,
+    /// On to the instructions before.
+    On,
+}
+
+/// Walks back over every path to `hi`, asking `visit` of each instruction
+/// met (once each). False when `visit` failed or a path reached the
+/// function's entry.
+fn walk_back(
+    insns: &[Insn],
+    to: &CondTargets,
+    hi: usize,
+    mut visit: impl FnMut(usize) -> Back,
+) -> bool {
+    let preds = Preds::new(insns, to);
+    let mut work = Vec::new();
+    if hi >= insns.len() || !preds.of(hi, &mut work) {
+        return false;
+    }
+    let mut seen = vec![false; insns.len()];
+    while let Some(j) = work.pop() {
+        if std::mem::replace(&mut seen[j], true) {
+            continue;
+        }
+        match visit(j) {
+            Back::Stop => {}
+            Back::Fail => return false,
+            Back::On => {
+                if !preds.of(j, &mut work) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
 /// Whether `reg` holds at `at` the value it had at `from`: no instruction
 /// (or call) writes it on any path back from `at` before `from`, and every
 /// path meets `from` before the function's entry.
@@ -685,24 +727,19 @@ fn unchanged_since(
     at: usize,
     reg: u32,
 ) -> bool {
-    let preds = Preds::new(insns, to);
-    let mut work = Vec::new();
-    if !preds.of(at, &mut work) {
-        return false;
-    }
-    let mut seen = vec![false; insns.len()];
-    while let Some(j) = work.pop() {
-        if j == from || std::mem::replace(&mut seen[j], true) {
-            continue;
+    walk_back(insns, to, at, |j| {
+        if j == from {
+            return Back::Stop;
         }
         let ins = &insns[j];
         let written = word(data, ins).is_some_and(|w| writes(w, ins.kind) == Some(reg));
         let call = matches!(ins.kind, Kind::Call | Kind::IndirectCall) && !(19..=28).contains(&reg);
-        if written || call || !preds.of(j, &mut work) {
-            return false;
+        if written || call {
+            Back::Fail
+        } else {
+            Back::On
         }
-    }
-    true
+    })
 }
 
 /// The instruction that last wrote `reg` before `hi` on every path into it:
@@ -724,17 +761,8 @@ fn last_def_far(
     lo12_adds: bool,
 ) -> Option<Vec<usize>> {
     let preserved = (19..=28).contains(&reg);
-    let preds = Preds::new(insns, to);
-    let mut work = Vec::new();
-    if hi >= insns.len() || !preds.of(hi, &mut work) {
-        return None;
-    }
-    let mut seen = vec![false; insns.len()];
     let mut defs: Vec<usize> = Vec::new();
-    while let Some(j) = work.pop() {
-        if std::mem::replace(&mut seen[j], true) {
-            continue;
-        }
+    let whole = walk_back(insns, to, hi, |j| {
         let ins = &insns[j];
         if let Some(w) = word(data, ins).filter(|&w| writes(w, ins.kind) == Some(reg)) {
             // The same instruction, or with `lo12_adds` any `add reg, xP,
@@ -751,20 +779,17 @@ fn last_def_far(
                 .first()
                 .is_some_and(|&d| !word(data, &insns[d]).is_some_and(alike))
             {
-                return None;
+                return Back::Fail;
             }
             defs.push(j);
-            continue;
+            return Back::Stop;
         }
         if matches!(ins.kind, Kind::Call | Kind::IndirectCall) && !preserved {
-            return None;
+            return Back::Fail;
         }
-        // The function's entry reached with `reg` never written.
-        if !preds.of(j, &mut work) {
-            return None;
-        }
-    }
-    (!defs.is_empty()).then_some(defs)
+        Back::On
+    });
+    (whole && !defs.is_empty()).then_some(defs)
 }
 
 /// The first instruction of the straight-line code `at` is in: after the
@@ -817,22 +842,13 @@ fn spills_reaching(
     hi: usize,
     imm: u32,
 ) -> Option<Vec<(usize, u32)>> {
-    let preds = Preds::new(insns, to);
-    let mut work = Vec::new();
-    if !preds.of(hi, &mut work) {
-        return None;
-    }
     let slot = imm as i32;
-    let mut seen = vec![false; insns.len()];
     let mut stores = Vec::new();
-    while let Some(j) = work.pop() {
-        if std::mem::replace(&mut seen[j], true) {
-            continue;
-        }
+    let whole = walk_back(insns, to, hi, |j| {
         match word(data, &insns[j]).map(|w| op(w, insns[j].offset())) {
             Some(Op::SpStore { imm: i, rt }) if i == imm => {
                 stores.push((j, rt));
-                continue;
+                Back::Stop
             }
             // gcc spills two registers at once (`stp x0, x1, [sp, #8]`).
             Some(Op::SpPair {
@@ -842,21 +858,17 @@ fn spills_reaching(
                 load: false,
             }) if i == slot || i + 8 == slot => {
                 stores.push((j, if i == slot { rt } else { rt2 }));
-                continue;
+                Back::Stop
             }
             Some(Op::SpPair {
                 imm: i,
                 load: false,
                 ..
-            }) if (i - 7..i + 16).contains(&slot) => return None,
-            _ => {}
+            }) if (i - 7..i + 16).contains(&slot) => Back::Fail,
+            _ => Back::On,
         }
-        // The function's entry reached with the slot never written.
-        if !preds.of(j, &mut work) {
-            return None;
-        }
-    }
-    (!stores.is_empty()).then_some(stores)
+    });
+    (whole && !stores.is_empty()).then_some(stores)
 }
 
 /// The function's one `str` to `[sp, #imm]` and its register, when no
