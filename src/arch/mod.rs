@@ -346,12 +346,8 @@ pub struct CondTargets {
 }
 
 impl CondTargets {
-    pub fn new(insns: &[Insn]) -> CondTargets {
-        Self::with_dead_calls(insns, Vec::new())
-    }
-    /// With `dead_calls`, the indexes of `insns` that are calls that never
-    /// return.
-    pub fn with_dead_calls(insns: &[Insn], mut dead_calls: Vec<usize>) -> CondTargets {
+    /// `dead_calls`: the indexes of `insns` that are calls that never return.
+    pub fn new(insns: &[Insn], mut dead_calls: Vec<usize>) -> CondTargets {
         let mut m: rustc_hash::FxHashMap<u64, Vec<usize>> = Default::default();
         for (k, i) in insns.iter().enumerate() {
             if i.kind == Kind::CondJump

@@ -159,8 +159,7 @@ impl JumpTables {
             }
             let insns = &code.insns[range.clone()];
             let data = m.obj.section_data(f.section);
-            let to =
-                crate::arch::CondTargets::with_dead_calls(insns, m.dead_calls(code, range.clone()));
+            let to = m.cond_targets(code, range.clone());
             for (k, ins) in insns.iter().enumerate() {
                 if ins.kind != Kind::IndirectJump {
                     continue;
@@ -474,10 +473,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                 (k, None)
             } else {
                 let fi_insns = &code.insns[range.clone()];
-                let to = crate::arch::CondTargets::with_dead_calls(
-                    fi_insns,
-                    m.dead_calls(code, range.clone()),
-                );
+                let to = m.cond_targets(code, range.clone());
                 match m.dec.table_base_def(
                     fi_insns,
                     obj.section_data(f.section),

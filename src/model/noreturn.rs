@@ -77,12 +77,17 @@ impl<'a> Model<'a> {
         self.goes_to_noreturn(dest, link)
     }
 
-    /// The calls among `code.insns[range]` that the rules or declarations
-    /// say never return (their indexes from `range.start`): known before
+    /// The conditional branches of `code.insns[range]` by target, and its
+    /// calls the rules or declarations say never return: known before
     /// noreturn inference, which reads the switch tables these help find.
-    pub fn dead_calls(&self, code: &SectionCode, range: std::ops::Range<usize>) -> Vec<usize> {
+    pub fn cond_targets(
+        &self,
+        code: &SectionCode,
+        range: std::ops::Range<usize>,
+    ) -> crate::arch::CondTargets {
         let start = range.start;
-        range
+        let dead = range
+            .clone()
             .filter(|&k| code.insns[k].kind == Kind::Call)
             .filter(|&k| match code.dest_link(k) {
                 (Dest::External { sym }, _) => self.listed_noreturn[sym],
@@ -90,7 +95,8 @@ impl<'a> Model<'a> {
                 (Dest::None, _) => false,
             })
             .map(|k| k - start)
-            .collect()
+            .collect();
+        crate::arch::CondTargets::new(&code.insns[range], dead)
     }
 
     /// [`Model::call_is_noreturn`] from the call's destination and link.
