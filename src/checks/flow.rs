@@ -1302,11 +1302,11 @@ impl Walk<'_, '_, '_> {
                     }
                 }
                 Action::Return => {
+                    let modified = in_function.then(|| frame.modified(&s.cfi)).flatten();
                     // Judged only where the frame looks modified: through
                     // a copy of x30 it may be restored all the same.
                     let data = m.obj.section_data(st.section);
-                    if in_function
-                        && frame.modified(&s.cfi).is_some()
+                    if modified.is_some()
                         && let Some(r) = data
                             .get(st.insn.offset() as usize..)
                             .and_then(|b| m.dec.return_register(b))
@@ -1323,7 +1323,7 @@ impl Walk<'_, '_, '_> {
                     // Both rules may speak about one return (the path ends
                     // here anyway).
                     self.pac_leave(st, s, false);
-                    if in_function && let Some(md) = frame.modified(&s.cfi) {
+                    if let Some(md) = modified {
                         let note = self.modified_note(&s.cfi, md);
                         let ends = self.event(
                             STACK_RETURN,
