@@ -136,22 +136,22 @@ fn unwalked_labels_are_said_without_unreachable() {
     }
 }
 
+/// A fixture of testdata/incomplete whose one finding is an
+/// analysis-incomplete place at `place` of `cause`, the one cause its object
+/// record lists.
+fn one_gap(obj: &str, place: &str, cause: &str) {
+    let dir = root().join("testdata/incomplete");
+    let (got, records) = findings(&dir, &[obj]);
+    assert_eq!(got, [row(obj, "analysis-incomplete", place, cause)]);
+    assert_eq!(records[0]["incomplete"], serde_json::json!([cause]));
+}
+
 #[test]
 fn a_switch_table_not_read_is_reported() {
-    let dir = root().join("testdata/incomplete");
-    let (got, records) = findings(&dir, &["arm64-switch-unread.o"]);
-    assert_eq!(
-        got,
-        [row(
-            "arm64-switch-unread.o",
-            "analysis-incomplete",
-            "dispatch_unread+0x18",
-            "switch-table"
-        )]
-    );
-    assert_eq!(
-        records[0]["incomplete"],
-        serde_json::json!(["switch-table"])
+    one_gap(
+        "arm64-switch-unread.o",
+        "dispatch_unread+0x18",
+        "switch-table",
     );
 }
 
@@ -186,21 +186,7 @@ fn a_table_base_behind_a_noreturn_call_is_read() {
 /// out a C function of one of the names).
 #[test]
 fn a_return_through_another_register_is_not_judged() {
-    let dir = root().join("testdata/incomplete");
-    let (got, records) = findings(&dir, &["arm64-ret-register.o"]);
-    assert_eq!(
-        got,
-        [row(
-            "arm64-ret-register.o",
-            "analysis-incomplete",
-            "dummy_tramp+0xc",
-            "return-register"
-        )]
-    );
-    assert_eq!(
-        records[0]["incomplete"],
-        serde_json::json!(["return-register"])
-    );
+    one_gap("arm64-ret-register.o", "dummy_tramp+0xc", "return-register");
 }
 
 /// A table address spilled as one register of an `stp` (be2iscsi.ko,
