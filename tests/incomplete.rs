@@ -482,3 +482,46 @@ fn branches_with_relocations_not_understood_are_gaps() {
         ])
     );
 }
+
+/// Table entries that name no instruction (a fixup or a jump label's target
+/// inside an instruction, an alternative ending inside one, a
+/// `.discard.reachable` with no trap before its place): the edges and marks
+/// they describe cannot be applied, and are said, once per object with a
+/// note per entry; they were dropped without a word until 2026-12-05. Their
+/// consequences are not reported as findings (no unreachable code, no
+/// replacement "falling through" to the next function). The same source
+/// with every entry right says nothing.
+#[test]
+fn table_entries_naming_no_instruction_are_said() {
+    one_gap("x86-table-entry.o", "get_user_like+0x0", "table-entry");
+    let dir = root().join("testdata/incomplete");
+    let out = run(
+        &dir,
+        &["check", "--format", "json", "-q", "x86-table-entry.o"],
+    );
+    let line = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "get_user_like+0x0: .discard.reachable+0x0 names the instruction after a trap here, but none precedes it",
+            "get_user_like+0xd: __ex_table+0x0 names this place, which is no instruction",
+            "keyed+0xd: __jump_table+0x0 names this place, which is no instruction",
+            "alt_user+0x7: the alternative at alt_user+0x0 ends here (.altinstructions), which is no instruction",
+        ]
+    );
+    let (got, _) = findings(&dir, &["x86-table-entry-clean.o"]);
+    assert!(got.is_empty(), "{got:?}");
+    // objtool 6.12 stops at the jump label's target, the same place.
+    let objtool = std::fs::read_to_string(dir.join("x86-table-entry.objtool.txt")).unwrap();
+    assert!(
+        objtool.contains("keyed+0xd: special: can't find new instruction"),
+        "{objtool}"
+    );
+}

@@ -16,7 +16,7 @@
 use super::flow;
 use super::{Check, Ctx, Finding};
 use crate::model::patchable::Target as PatchTarget;
-use crate::model::special::At;
+use crate::model::special::{At, DanglingWhy};
 
 pub const ID: &str = "analysis-incomplete";
 
@@ -54,6 +54,10 @@ pub enum Cause {
     /// `ret x28`, lr kept in x28 across calls): the model follows no copies
     /// of the return address, so the frame at that return is not judged.
     ReturnRegister,
+    /// An entry of a special section or annotation whose place is no
+    /// instruction of this object (inside one, data, another object's
+    /// symbol): the edge or mark it describes is not applied.
+    TableEntry,
 }
 
 impl Cause {
@@ -71,10 +75,11 @@ impl Cause {
             Cause::RegionsUnrecorded => "regions-unrecorded",
             Cause::UnwalkedLabel => "unwalked-label",
             Cause::ReturnRegister => "return-register",
+            Cause::TableEntry => "table-entry",
         }
     }
 
-    pub const ALL: [Cause; 12] = [
+    pub const ALL: [Cause; 13] = [
         Cause::Undecodable,
         Cause::SwitchTable,
         Cause::BranchTarget,
@@ -87,6 +92,7 @@ impl Cause {
         Cause::RegionsUnrecorded,
         Cause::UnwalkedLabel,
         Cause::ReturnRegister,
+        Cause::TableEntry,
     ];
 }
 
@@ -141,7 +147,7 @@ impl Check for AnalysisIncomplete {
                     } else {
                         ", nor unreachable code judged in their functions"
                     }),
-                    Cause::Alternatives | Cause::SpecialSection => {
+                    Cause::Alternatives | Cause::SpecialSection | Cause::TableEntry => {
                         msg.push_str(", nor unreachable code judged in this object")
                     }
                     _ => {}
@@ -231,6 +237,12 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
             plural(n, "return goes", "returns go"),
             if n == 1 { "it" } else { "them" }
         ),
+        Cause::TableEntry => format!(
+            "analysis incomplete: {} of the object's tables {} no instruction of this object; the edges and marks {} were not applied",
+            plural(n, "entry", "entries"),
+            if n == 1 { "names" } else { "name" },
+            if n == 1 { "it describes" } else { "they describe" }
+        ),
     }
 }
 
@@ -261,6 +273,38 @@ fn model_gaps(cx: &Ctx) -> Vec<Gap> {
                 table_start(cx.model.obj, sec),
                 e,
             ));
+        }
+    }
+    if walked {
+        let obj = m.obj;
+        let place = |(s, o): (usize, u64)| format!("{}+{o:#x}", obj.section_name(s));
+        for d in &m.special().dangling {
+            let site = || crate::report::target_location(&cx.target(d.entry.0, d.entry.1));
+            let detail = match (d.why, d.names) {
+                (DanglingWhy::Replacement, Some(_)) => format!(
+                    "a replacement of the alternative at {} starts here (.altinstructions), which is no instruction",
+                    site()
+                ),
+                (DanglingWhy::SiteEnd, Some(_)) => format!(
+                    "the alternative at {} ends here (.altinstructions), which is no instruction",
+                    site()
+                ),
+                (DanglingWhy::NothingBefore, Some(_)) => format!(
+                    "{} names the instruction after a trap here, but none precedes it",
+                    place(d.entry)
+                ),
+                (_, Some(_)) => format!(
+                    "{} names this place, which is no instruction",
+                    place(d.entry)
+                ),
+                (_, None) => "names a place outside this object".to_string(),
+            };
+            // At the code it names, where there is one.
+            let at = match d.names {
+                Some(p) if obj.sections.get(p.0).is_some_and(|s| s.is_exec()) => p,
+                _ => d.entry,
+            };
+            out.push(Gap::new(Cause::TableEntry, at, detail));
         }
     }
     if cx.opts.enabled("patchable-entry") {

@@ -32,9 +32,13 @@ impl Check for Unreachable {
     fn check_object(&self, cx: &Ctx, out: &mut Vec<Finding>) {
         let m = cx.model;
         let facts = cx.flow();
-        // Tables that add edges were not read: what they would reach is
-        // unknown (analysis-incomplete says which).
-        if !m.special().unread.is_empty() || m.alts.error.is_some() {
+        // Tables that add edges were not read, or name places that are no
+        // instruction: what they would reach is unknown (analysis-incomplete
+        // says which).
+        if !m.special().unread.is_empty()
+            || m.alts.error.is_some()
+            || !m.special().dangling.is_empty()
+        {
             return;
         }
         let r = &cx.rules.unreachable;

@@ -29,6 +29,8 @@ pub struct AltLayout {
 /// One `.altinstructions` entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AltEntry {
+    /// The entry: its `.altinstructions` section and offset there.
+    pub at: (usize, u64),
     /// Where the original instructions are.
     pub orig: Place,
     /// Where the replacement is (a callback function for callback entries).
@@ -117,6 +119,7 @@ impl Object<'_> {
                         .unwrap_or(0)
                 };
                 out.entries.push(AltEntry {
+                    at: (sec, base),
                     orig: place(layout.orig),
                     repl: place(layout.repl),
                     feature,

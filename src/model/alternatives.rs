@@ -59,6 +59,9 @@ pub struct Alternatives {
     pub in_place: Vec<(usize, u64)>,
     /// Why `.altinstructions` could not be read, if it could not.
     pub error: Option<String>,
+    /// Entries left out: their original or replacement is no place in
+    /// this object (the entry's place in its table).
+    pub dangling: Vec<(usize, u64)>,
 }
 
 impl Alternatives {
@@ -77,6 +80,7 @@ impl Alternatives {
     ) -> Alternatives {
         let mut sites: Vec<AltSite> = Vec::new();
         let mut in_place = Vec::new();
+        let mut dangling = Vec::new();
         // Callbacks by where they start, made at the first callback entry
         // (arm64 vmlinux.o: thousands of entries, 76,000 functions).
         let mut by_start: Option<rustc_hash::FxHashMap<(usize, u64), &str>> = None;
@@ -113,6 +117,7 @@ impl Alternatives {
                 offset: start,
             } = e.orig
             else {
+                dangling.push(e.at);
                 continue;
             };
             let size = obj.sections.get(section).map_or(0, |s| s.size);
@@ -138,7 +143,10 @@ impl Alternatives {
                     exclusive: exclusive_features.contains(&e.feature),
                     direct_call: direct_call_flag != 0 && e.flags & direct_call_flag != 0,
                 },
-                _ => continue,
+                _ => {
+                    dangling.push(e.at);
+                    continue;
+                }
             };
             sites.push(AltSite {
                 section,
@@ -184,6 +192,7 @@ impl Alternatives {
             by_repl,
             in_place,
             error: None,
+            dangling,
         }
     }
 

@@ -10,7 +10,7 @@
 use super::SectionCode;
 use super::alternatives::Alternatives;
 use crate::arch::Kind;
-use crate::elf::special_sections::RefTable;
+use crate::elf::special_sections::{RefEntry, RefTable};
 use crate::elf::{Object, Place};
 use crate::rules::SpecialRules;
 use rustc_hash::FxHashMap;
@@ -124,8 +124,47 @@ pub struct Special {
     /// The object still has objtool's `.discard.*` annotations (an object
     /// straight from the compiler, not a linked module).
     pub annotated: bool,
-    /// Entries naming places that are not instructions of this object.
-    pub dangling: usize,
+    /// Entries naming places that are not instructions of this object:
+    /// what they describe there is not followed.
+    pub dangling: Vec<Dangling>,
+}
+
+/// A table entry whose place is no instruction of this object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dangling {
+    /// The entry: its table section and its offset there.
+    pub entry: At,
+    /// The place it names, when that is in this object.
+    pub names: Option<At>,
+    pub why: DanglingWhy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DanglingWhy {
+    /// Inside an instruction, data, or code not decoded.
+    NoInstruction,
+    /// A symbol of another object, or none.
+    Elsewhere,
+    /// An annotation naming the instruction after a trap where none
+    /// precedes (`.discard.reachable`).
+    NothingBefore,
+    /// An alternative's replacement (`entry` is the site).
+    Replacement,
+    /// The end of an alternative's original (`entry` is the site).
+    SiteEnd,
+}
+
+impl Dangling {
+    fn new(entry: At, names: Option<At>) -> Dangling {
+        Dangling {
+            entry,
+            names,
+            why: match names {
+                Some(_) => DanglingWhy::NoInstruction,
+                None => DanglingWhy::Elsewhere,
+            },
+        }
+    }
 }
 
 impl Special {
@@ -185,21 +224,28 @@ impl Special {
             Place::Local { section, offset } => Some((section, offset)),
             _ => None,
         };
-        let add = |sp: &mut Special, at: Option<At>, f: &mut dyn FnMut(&mut Marks)| match at
-            .filter(|&a| index(a).is_some())
-        {
-            Some(a) => f(sp.marks.entry(a).or_default()),
-            None => sp.dangling += 1,
-        };
+        // Marks the instruction at `at`, named by the table entry `entry`;
+        // an entry naming no instruction is kept to be reported.
+        let add =
+            |sp: &mut Special, entry: At, at: Option<At>, f: &mut dyn FnMut(&mut Marks)| match at
+                .filter(|&a| index(a).is_some())
+            {
+                Some(a) => f(sp.marks.entry(a).or_default()),
+                None => sp.dangling.push(Dangling::new(entry, at)),
+            };
+        let entry = |e: &RefEntry| (e.section, e.base);
 
         for ex in rules.ex_table.get(obj.machine) {
             let t = obj.ref_table(&ex.section, ex.size, &[ex.insn, ex.fixup], false);
             sp.unread.extend(t.errors);
             for e in &t.entries {
-                if let Some(fix) = local(&e.refs[1]) {
-                    add(&mut sp, local(&e.refs[0]), &mut |m| m.fixups.push(fix));
-                } else {
-                    sp.dangling += 1;
+                // The fixup is where the path goes on: it must be code too.
+                let fix = local(&e.refs[1]);
+                match fix.filter(|&f| index(f).is_some()) {
+                    Some(fix) => add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                        m.fixups.push(fix)
+                    }),
+                    None => sp.dangling.push(Dangling::new(entry(e), fix)),
                 }
             }
         }
@@ -217,7 +263,9 @@ impl Special {
             }) {
                 Ok((_, table)) => {
                     for e in &table.entries {
-                        add(&mut sp, local(&e.refs[0]), &mut |m| m.retpoline_safe = true);
+                        add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                            m.retpoline_safe = true
+                        });
                     }
                 }
                 Err(errors) => sp
@@ -230,6 +278,11 @@ impl Special {
         // call-site range that throws continues at its landing pad, with
         // the stack as at the call. User-space C built with -fexceptions
         // (glibc's cancellation cleanups) and C++; never in the kernel.
+        // Reported against the LSDA table, which says where a pad is.
+        let lsda = obj
+            .sections_named(".gcc_except_table")
+            .first()
+            .map(|&s| (s, 0));
         for lp in obj.landing_pads() {
             let Some(c) = code.get(lp.section).and_then(Option::as_ref) else {
                 continue;
@@ -239,8 +292,13 @@ impl Special {
                 let to = (lp.section, lp.start.saturating_add(pad));
                 for i in c.lower_bound(lo)..c.lower_bound(lo.saturating_add(len)) {
                     if matches!(c.insns[i].kind, Kind::Call | Kind::IndirectCall) {
-                        let at = Some((lp.section, c.insns[i].offset()));
-                        add(&mut sp, at, &mut |m| m.fixups.push(to));
+                        let at = (lp.section, c.insns[i].offset());
+                        match Some(to).filter(|&t| index(t).is_some()) {
+                            Some(to) => add(&mut sp, at, Some(at), &mut |m| m.fixups.push(to)),
+                            None => sp
+                                .dangling
+                                .push(Dangling::new(lsda.unwrap_or(at), Some(to))),
+                        }
                     }
                 }
             }
@@ -250,8 +308,14 @@ impl Special {
         let t = obj.ref_table(&jl.section, jl.size, &[jl.code, jl.target], false);
         sp.unread.extend(t.errors);
         for e in &t.entries {
+            // The target is a place the path goes on from: it must be code.
             let target = local(&e.refs[1]);
-            add(&mut sp, local(&e.refs[0]), &mut |m| m.jump_label = target);
+            match target.filter(|&t| index(t).is_some()) {
+                Some(_) => add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                    m.jump_label = target
+                }),
+                None => sp.dangling.push(Dangling::new(entry(e), target)),
+            }
         }
 
         // The first layout that fits every __bug_table section.
@@ -267,7 +331,9 @@ impl Special {
                     for e in &t.entries {
                         let flags = obj.table_u16(e.section, e.base + l.flags);
                         if flags & l.warning != 0 {
-                            add(&mut sp, local(&e.refs[0]), &mut |m| m.resumes = true);
+                            add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                                m.resumes = true
+                            });
                         }
                     }
                 }
@@ -300,7 +366,9 @@ impl Special {
         match hints {
             Some(hints) => {
                 for (e, &hint) in t.entries.iter().zip(&hints) {
-                    add(&mut sp, local(&e.refs[0]), &mut |m| m.hint = Some(hint));
+                    add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                        m.hint = Some(hint)
+                    });
                 }
             }
             None => sp.unread.push(format!(
@@ -310,36 +378,55 @@ impl Special {
         }
 
         let a = &rules.annotations;
-        let list = |name: &str| -> Vec<At> {
+        // (the entry, the place it names) of each relocation of a list.
+        let list = |name: &str| -> Vec<(At, Option<At>)> {
             let mut v = Vec::new();
             for &s in obj.sections_named(name) {
                 for r in obj.relocs(s) {
-                    if let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) {
-                        v.push((section, offset));
-                    }
+                    let at = local(&obj.resolve(r.sym(), obj.addend(r)));
+                    v.push(((s, r.offset()), at));
                 }
             }
             v
         };
         // 6.12: the instruction after the trap (or the section's end).
-        for (s, off) in list(&a.reachable) {
+        for (e, at) in list(&a.reachable) {
+            let Some((s, off)) = at else {
+                sp.dangling.push(Dangling::new(e, None));
+                continue;
+            };
             let prev = code.get(s).and_then(Option::as_ref).and_then(|c| {
                 c.lower_bound(off)
                     .checked_sub(1)
                     .map(|i| c.insns[i].offset())
             });
-            add(&mut sp, prev.map(|p| (s, p)), &mut |m| m.resumes = true);
+            match prev {
+                Some(p) => add(&mut sp, e, Some((s, p)), &mut |m| m.resumes = true),
+                None => sp.dangling.push(Dangling {
+                    entry: e,
+                    names: at,
+                    why: DanglingWhy::NothingBefore,
+                }),
+            }
         }
-        for at in list(&a.intra_function_calls) {
-            add(&mut sp, Some(at), &mut |m| m.intra_call = true);
+        for (e, at) in list(&a.intra_function_calls) {
+            add(&mut sp, e, at, &mut |m| m.intra_call = true);
         }
-        for at in list(&a.ignore_alts) {
-            add(&mut sp, Some(at), &mut |m| m.ignore_alts = true);
+        for (e, at) in list(&a.ignore_alts) {
+            add(&mut sp, e, at, &mut |m| m.ignore_alts = true);
         }
-        for at in list(&a.retpoline_safe) {
-            add(&mut sp, Some(at), &mut |m| m.retpoline_safe = true);
+        for (e, at) in list(&a.retpoline_safe) {
+            add(&mut sp, e, at, &mut |m| m.retpoline_safe = true);
         }
-        sp.non_standard = list(&a.non_standard);
+        sp.non_standard = list(&a.non_standard)
+            .into_iter()
+            .filter_map(|(e, at)| {
+                if at.is_none() {
+                    sp.dangling.push(Dangling::new(e, None));
+                }
+                at
+            })
+            .collect();
         let ty = &a.typed;
         for &s in obj.sections_named(&ty.section) {
             let data = obj.section_data(s);
@@ -350,18 +437,16 @@ impl Special {
                 let Some(kind) = kind.filter(|_| r.offset() % ty.size == 0) else {
                     continue;
                 };
-                let Place::Local { section, offset } = obj.resolve(r.sym(), obj.addend(r)) else {
-                    continue;
-                };
-                let at = Some((section, offset));
+                let at = local(&obj.resolve(r.sym(), obj.addend(r)));
+                let e = (s, r.offset());
                 if kind == ty.reachable {
-                    add(&mut sp, at, &mut |m| m.resumes = true);
+                    add(&mut sp, e, at, &mut |m| m.resumes = true);
                 } else if kind == ty.intra_function_call {
-                    add(&mut sp, at, &mut |m| m.intra_call = true);
+                    add(&mut sp, e, at, &mut |m| m.intra_call = true);
                 } else if kind == ty.ignore_alts {
-                    add(&mut sp, at, &mut |m| m.ignore_alts = true);
+                    add(&mut sp, e, at, &mut |m| m.ignore_alts = true);
                 } else if kind == ty.retpoline_safe {
-                    add(&mut sp, at, &mut |m| m.retpoline_safe = true);
+                    add(&mut sp, e, at, &mut |m| m.retpoline_safe = true);
                 }
             }
         }
@@ -416,19 +501,42 @@ impl Special {
                 if t.at(sec, s.value).is_some() {
                     continue;
                 }
-                add(&mut sp, Some(call), &mut |m| m.intra_call = true);
+                add(&mut sp, call, Some(call), &mut |m| m.intra_call = true);
                 for at in [(sec, ins.end()), (sec, to)] {
-                    add(&mut sp, Some(at), &mut |m| {
+                    add(&mut sp, call, Some(at), &mut |m| {
                         m.hint.get_or_insert(func);
                     });
                 }
             }
         }
         for site in &alts.sites {
-            add(&mut sp, Some((site.section, site.start)), &mut |m| {
-                m.alt_site = true
-            });
+            let at = (site.section, site.start);
+            add(&mut sp, at, Some(at), &mut |m| m.alt_site = true);
+            // Paths go on after the site: its end must be code (or the
+            // section's end).
+            let end = (site.section, site.end);
+            let sec_end = obj.sections.get(site.section).map_or(0, |s| s.size);
+            if site.end < sec_end && index(end).is_none() {
+                sp.dangling.push(Dangling {
+                    entry: at,
+                    names: Some(end),
+                    why: DanglingWhy::SiteEnd,
+                });
+            }
+            // Each replacement is a path from the site: it must start at code.
+            for r in site.repls.iter().filter(|r| r.start < r.end) {
+                let start = (r.section, r.start);
+                if index(start).is_none() {
+                    sp.dangling.push(Dangling {
+                        entry: at,
+                        names: Some(start),
+                        why: DanglingWhy::Replacement,
+                    });
+                }
+            }
         }
+        sp.dangling
+            .extend(alts.dangling.iter().map(|&e| Dangling::new(e, None)));
         sp.annotated = obj.sections.iter().any(|s| s.name.starts_with(".discard."));
         sp.non_standard.sort_unstable();
         sp.bits = code

@@ -434,11 +434,22 @@ impl<'m, 'a> Walker<'m, 'a> {
     }
 
     fn site_end(&self, site: &AltSite) -> Option<Loc> {
+        self.after_site(site).ok().flatten()
+    }
+
+    /// Where paths go on after an alternative site: its end, or none when
+    /// the site ends its function; `Err` when the end is no instruction
+    /// (a table entry analysis-incomplete reports).
+    fn after_site(&self, site: &AltSite) -> Result<Option<Loc>, ()> {
         let owner = self.m.function_containing(site.section, site.start);
         match owner {
-            Some(g) if site.end >= self.m.functions[g].end => None,
-            None if self.m.function_at_start(site.section, site.end).is_some() => None,
-            _ => self.index(site.section, site.end),
+            Some(g) if site.end >= self.m.functions[g].end => Ok(None),
+            None if self.m.function_at_start(site.section, site.end).is_some() => Ok(None),
+            _ => match self.index(site.section, site.end) {
+                Some(l) => Ok(Some(l)),
+                None if site.end >= self.m.obj.sections[site.section].size => Ok(None),
+                None => Err(()),
+            },
         }
     }
 
@@ -650,10 +661,11 @@ impl<'m, 'a> Walker<'m, 'a> {
         if falls {
             match repl {
                 Some((_, site, r)) if ins.end() >= r.end => {
-                    fl.next[0] = self.site_end(site).map(|l| (l, None));
+                    let after = self.after_site(site);
+                    fl.next[0] = after.ok().flatten().map(|l| (l, None));
                     // A site that ends its function (or its section): the
                     // replacement runs on past it, as `fall` has it.
-                    if fl.next[0].is_none() && !root.prefix {
+                    if after == Ok(None) && !root.prefix {
                         fl.exit = Some(Exit::OffEnd);
                     }
                     let len = r.end - r.start;

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 for s in x86-*.s; do as --64 "$s" -o "${s%.s}.o"; done
+# Every table entry right.
+as --64 --defsym CLEAN=1 x86-table-entry.s -o x86-table-entry-clean.o
 for s in arm64-*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
 # With a fault only a walk of the switch's cases finds.
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-after-noreturn.s -o arm64-switch-after-noreturn-fault.o
@@ -18,11 +20,13 @@ aarch64-linux-gnu-objcopy --prefix-symbols=__kvm_nvhe_ arm64-jump-past-end.o arm
 OBJTOOL=${OBJTOOL:-${OBJCORPUS:-$HOME/.cache/objcorpus}/bin/objtool}
 if [ -x "$OBJTOOL" ]; then
   t=$(mktemp -d)
-  cp x86-jump-target.o "$t/"
-  {
-    echo "# objtool --stackval --uaccess --rethunk x86-jump-target.o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
-    (cd "$t" && "$OBJTOOL" --stackval --uaccess --rethunk x86-jump-target.o 2>&1 || true)
-  } >x86-jump-target.objtool.txt
+  for o in x86-jump-target.o x86-table-entry.o; do
+    cp "$o" "$t/"
+    {
+      echo "# objtool --stackval --uaccess --rethunk $o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
+      (cd "$t" && "$OBJTOOL" --stackval --uaccess --rethunk "$o" 2>&1 || true)
+    } >"${o%.o}.objtool.txt"
+  done
   rm -rf "$t"
 fi
 # The README's example object (testdata/examples/README.md).

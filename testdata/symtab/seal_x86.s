@@ -53,7 +53,7 @@ noseal:
 	.pushsection .discard.ibt_endbr_noseal,"",@progbits
 	.quad	noseal
 	.popsection
-	.pushsection .discard.reachable,"",@progbits	# annotations name code
+	.pushsection .discard.retpoline_safe,"",@progbits # annotations name code
 	.long	called - .				# without taking its address
 	.popsection
 
