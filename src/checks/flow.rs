@@ -417,6 +417,8 @@ struct Walk<'p, 'c, 'a> {
     events: Vec<Event>,
     calls: bool,
     framed: bool,
+    /// A path realigned the stack pointer (the frame is the realignment's).
+    realigned: bool,
     sibling: bool,
     frame_event: Option<FrameEvent>,
     replacement_ends: Vec<(At, Cfi)>,
@@ -763,6 +765,7 @@ impl Visitor for Walk<'_, '_, '_> {
                 let mut failed = false;
                 let pac = frame.ra_reg().is_some();
                 for op in code.ops(j) {
+                    self.realigned |= frame.realigns(&op);
                     let before = if pac { Some(s.cfi) } else { None };
                     if frame.apply(&mut s.cfi, &op, true, next_hint).is_err() {
                         failed = true;
@@ -1070,6 +1073,7 @@ impl Walk<'_, '_, '_> {
             for op in st.code.ops(st.index) {
                 match op {
                     Op::Stack { .. } if self.stack => {
+                        self.realigned |= frame.realigns(&op);
                         let before = s.cfi;
                         if let Err(u) = frame.apply(&mut s.cfi, &op, in_function, next_hint) {
                             if self.stack_undefined(st, u, &before) {
@@ -1956,8 +1960,10 @@ fn absorb(m: &Model, facts: &mut Facts, r: RootFacts) {
     }
     facts.events.extend(r.events);
     facts.frame_events.extend(r.frame_event);
-    facts.calling += usize::from(r.calls);
-    facts.framed += usize::from(r.calls && r.framed);
+    // A function that realigns the stack keeps a frame base in any build:
+    // it is no evidence either way.
+    facts.calling += usize::from(r.calls && !r.realigned);
+    facts.framed += usize::from(r.calls && r.framed && !r.realigned);
     if r.sibling && !r.framed {
         facts.unframed_sibling.push(*sec);
     }
@@ -2012,6 +2018,7 @@ struct RootFacts {
     frame_event: Option<FrameEvent>,
     calls: bool,
     framed: bool,
+    realigned: bool,
     sibling: bool,
     states: Vec<(Loc, Cfi)>,
     replacement_ends: Vec<(At, Cfi)>,
@@ -2105,6 +2112,7 @@ fn walk_root_from(
         events: Vec::new(),
         calls: false,
         framed: false,
+        realigned: false,
         sibling: false,
         frame_event: None,
         replacement_ends: Vec::new(),
@@ -2195,6 +2203,7 @@ fn walk_root_from(
         events: w.events,
         calls: w.calls,
         framed: w.framed,
+        realigned: w.realigned,
         sibling: w.sibling,
         states,
         replacement_ends: w.replacement_ends,

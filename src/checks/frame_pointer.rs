@@ -8,8 +8,8 @@
 //! A call made before the record exists hides the caller from every stack
 //! trace taken in the callee. Whether the build uses frame pointers is read
 //! from the object (nearly every function that calls something sets up a
-//! record first, and on x86 no function makes sibling calls:
-//! `rules/stack.toml`), unless `--frame-pointer`/
+//! record first, and on x86 no function makes sibling calls; functions that
+//! realign the stack count neither way: `rules/stack.toml`), unless `--frame-pointer`/
 //! `--no-frame-pointer` or the config's `frame_pointer` say. One finding per
 //! function.
 

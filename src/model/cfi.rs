@@ -168,6 +168,13 @@ impl Frame {
     pub fn fp(&self) -> Base {
         self.abi.fp as Base
     }
+    /// Whether `op` realigns the stack pointer (`and $-N, %rsp`, `and sp,
+    /// xN, #-N`): a function that does needs a frame base whatever the
+    /// build, so its frame says nothing about frame pointers.
+    #[inline]
+    pub fn realigns(&self, op: &Op) -> bool {
+        matches!(op, Op::Stack { src: Src::And(..), dst: Dst::Reg(d) } if *d as Base == self.sp())
+    }
     /// The register holding the return address at entry (arm64 x30).
     pub fn ra_reg(&self) -> Option<Reg> {
         match self.abi.ra {

@@ -119,18 +119,22 @@ if [ -x "$OBJTOOL61" ]; then
     cp "$o.o" "$o.orc61.o"
     "$OBJTOOL61" --orc "$o.orc61.o"
   done
-  # x86-orc-fse.o (committed, not rebuilt: lib/zstd/common/fse_decompress.o
-  # of a Linux 6.1 kbuild x86-gcc-noibt build as objtool saw it), an ORC
-  # build: objtool 6.1 with kbuild's arguments, and with --stackval.
-  for v in "objtool61.txt --hacks=jump_label --hacks=noinstr --orc --retpoline --rethunk --static-call --uaccess" \
-           "stackval.objtool61.txt --stackval"; do
-    set -- $v; out=$1; shift
-    {
-      echo "# objtool $* x86-orc-fse.o   (objtool 6.1 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
-      cp x86-orc-fse.o "/tmp/objlint-stack-$$.o"
-      "$OBJTOOL61" "$@" --dry-run "/tmp/objlint-stack-$$.o" 2>&1 | sed "s|/tmp/objlint-stack-$$.o|x86-orc-fse.o|" || true
-      rm -f "/tmp/objlint-stack-$$.o"
-    } > "x86-orc-fse.$out"
+  # Real ORC-build objects, committed, not rebuilt: x86-orc-fse.o
+  # (lib/zstd/common/fse_decompress.o of a Linux 6.1 kbuild x86-gcc-noibt
+  # build as objtool saw it) and x86-orc-chacha.o (lib/crypto/chacha.o of
+  # a Linux 6.1 x86-clang-kcfi build): objtool 6.1 with kbuild's arguments
+  # for an ORC object, and with --stackval.
+  for o in x86-orc-fse x86-orc-chacha; do
+    for v in "objtool61.txt --hacks=jump_label --hacks=noinstr --orc --retpoline --rethunk --static-call --uaccess" \
+             "stackval.objtool61.txt --stackval"; do
+      set -- $v; out=$1; shift
+      {
+        echo "# objtool $* $o.o   (objtool 6.1 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
+        cp "$o.o" "/tmp/objlint-stack-$$.o"
+        "$OBJTOOL61" "$@" --dry-run "/tmp/objlint-stack-$$.o" 2>&1 | sed "s|/tmp/objlint-stack-$$.o|$o.o|" || true
+        rm -f "/tmp/objlint-stack-$$.o"
+      } > "$o.$out"
+    done
   done
 else
   echo "objtool 6.1 not found ($OBJTOOL61): the *.orc61.o ground truth is not rebuilt" >&2
