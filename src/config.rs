@@ -35,6 +35,9 @@ pub struct Options {
     pub ignores: Ignores,
     /// Kernel code or user space (`--profile`); detected per object when `None`.
     pub profile: Option<Profile>,
+    /// The kernel version whose policy applies (`--kernel`); read from a
+    /// module's vermagic when `None`.
+    pub kernel: Option<crate::rules::KernelVersion>,
 }
 
 /// `[per_file_ignores]` and `[per_symbol_ignores]`: glob → rule ids.
@@ -254,6 +257,10 @@ pub struct ConfigFile {
     /// `kernel` or `user` (`--profile`); detected per object when absent.
     #[serde(default)]
     pub profile: Option<Profile>,
+    /// The kernel version the objects are built from (`"6.1"`): its
+    /// objtool's lists apply (`--kernel`).
+    #[serde(default)]
+    pub kernel: Option<crate::rules::KernelVersion>,
     /// The file's folder (set when read).
     #[serde(skip)]
     pub dir: PathBuf,
@@ -366,6 +373,9 @@ impl ConfigFile {
         }
         if self.profile.is_some() {
             opts.profile = self.profile;
+        }
+        if self.kernel.is_some() {
+            opts.kernel = self.kernel;
         }
         if let Some(m) = &self.mitigations {
             // Checked when the file was read.

@@ -45,6 +45,8 @@ pub struct CheckOptions {
     pub patchable: Option<String>,
     pub link: bool,
     pub profile: Option<Profile>,
+    /// The kernel version as given (`--kernel`).
+    pub kernel: Option<String>,
     pub deny_warnings: bool,
     /// Only objects of this architecture.
     pub arch: Option<Machine>,
@@ -166,6 +168,11 @@ pub fn setup_from(o: &CheckOptions, cfg_path: Option<&Path>) -> Result<Setup, St
     opts.link |= o.link;
     if o.profile.is_some() {
         opts.profile = o.profile;
+    }
+    if let Some(k) = &o.kernel {
+        opts.kernel = Some(crate::rules::KernelVersion::parse(k).ok_or_else(|| {
+            format!("--kernel wants a kernel version (6.1, 6.12.117), not {k:?}")
+        })?);
     }
     // The flag can only turn it on: a config's `deny_warnings = false` does not win.
     opts.deny_warnings |= o.deny_warnings;

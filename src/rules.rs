@@ -542,6 +542,85 @@ struct UaccessFile {
     entered_open: EnteredOpen,
     #[serde(default)]
     state_resets: ArchValues<Vec<ListedFunction>>,
+    /// Names on objtool's list in some kernel versions only.
+    #[serde(default)]
+    versioned: VersionedGroups,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionedGroups {
+    #[serde(default)]
+    any: Vec<VersionedNames>,
+    #[serde(default)]
+    x86_64: Vec<VersionedNames>,
+    #[serde(default)]
+    aarch64: Vec<VersionedNames>,
+}
+
+impl VersionedGroups {
+    fn all(&self) -> impl Iterator<Item = &VersionedNames> {
+        self.any.iter().chain(&self.x86_64).chain(&self.aarch64)
+    }
+    fn for_machine(&self, m: Machine) -> impl Iterator<Item = &VersionedNames> {
+        let arch = match m {
+            Machine::X86_64 => &self.x86_64,
+            Machine::Aarch64 => &self.aarch64,
+        };
+        self.any.iter().chain(arch)
+    }
+}
+
+/// Names of a list that some kernel versions' objtool lacks: for an object
+/// of such a version they are left out; for any other, or one whose version
+/// is unknown, they are in.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionedNames {
+    names: Vec<String>,
+    /// `major.minor` versions whose list lacks them.
+    absent_in: Vec<KernelVersion>,
+    /// Why (for people reading the rules; `objlint rules` does not show it).
+    #[allow(dead_code)]
+    reason: String,
+}
+
+/// A kernel's `major.minor` (what the policy of a release depends on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KernelVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl KernelVersion {
+    /// `6.1`, `6.12.117`, `6.1.0-35-amd64`, `6.12.0+`: the first two numbers.
+    pub fn parse(s: &str) -> Option<KernelVersion> {
+        let mut parts = s.trim().splitn(3, '.');
+        let major = parts.next()?.parse().ok()?;
+        let minor: String = parts
+            .next()?
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        Some(KernelVersion {
+            major,
+            minor: minor.parse().ok()?,
+        })
+    }
+}
+
+impl std::fmt::Display for KernelVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl<'de> Deserialize<'de> for KernelVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        KernelVersion::parse(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("{s:?} is no kernel version (6.1)")))
+    }
 }
 
 /// objtool's model (listed functions entered open) unless a file says otherwise.
@@ -884,8 +963,10 @@ pub struct Rules {
     /// Names added by the config file (all architectures).
     extra_noreturn: Vec<String>,
     extra_uaccess_safe: Vec<String>,
-    /// `uaccess_safe()` per architecture, built on first use.
+    /// `uaccess_safe()` per architecture, built on first use: for objects
+    /// of no version a `versioned` entry names, and per such version.
     uaccess_safe_sets: [OnceLock<NameSet>; 2],
+    uaccess_safe_versions: Vec<(KernelVersion, [OnceLock<NameSet>; 2])>,
     noreturn_sets: [OnceLock<NameSet>; 2],
     /// return thunks, indirect thunks, frame-exempt calls, per arch.
     call_sets: [[OnceLock<NameSet>; 3]; 2],
@@ -1086,16 +1167,29 @@ impl Rules {
         let log = ExemptionLog::default();
         let mut landing_pads: LandingPadRules = load(dir, "landing_pads.toml", LANDING_PADS)?;
         landing_pads.log = log.clone();
+        let uaccess_safe: UaccessFile = load(dir, "uaccess_safe.toml", UACCESS_SAFE)?;
+        let mut versions: Vec<KernelVersion> = uaccess_safe
+            .versioned
+            .all()
+            .flat_map(|v| v.absent_in.iter().copied())
+            .collect();
+        versions.sort_unstable();
+        versions.dedup();
+        let uaccess_safe_versions = versions
+            .into_iter()
+            .map(|v| (v, Default::default()))
+            .collect();
         Ok(Rules {
             log,
             noreturn: load(dir, "noreturn.toml", NORETURN)?,
-            uaccess_safe: load(dir, "uaccess_safe.toml", UACCESS_SAFE)?,
+            uaccess_safe,
             alternatives: load(dir, "alternatives.toml", ALTERNATIVES)?,
             calls: load(dir, "calls.toml", CALLS)?,
             noinstr: load(dir, "noinstr.toml", NOINSTR)?,
             extra_noreturn: Vec::new(),
             extra_uaccess_safe: Vec::new(),
             uaccess_safe_sets: Default::default(),
+            uaccess_safe_versions,
             noreturn_sets: Default::default(),
             call_sets: Default::default(),
             extra_exempt_sections: Vec::new(),
@@ -1158,15 +1252,27 @@ impl Rules {
         self.noreturn_sets = Default::default();
     }
 
-    /// Functions that may run with user access open (list plus config).
-    pub fn uaccess_safe(&self, m: Machine) -> &NameSet {
-        let slot = match m {
-            Machine::X86_64 => &self.uaccess_safe_sets[0],
-            Machine::Aarch64 => &self.uaccess_safe_sets[1],
+    /// Functions that may run with user access open (list plus config), in
+    /// objects of kernel version `kernel` (every version's names when it is
+    /// unknown).
+    pub fn uaccess_safe(&self, m: Machine, kernel: Option<KernelVersion>) -> &NameSet {
+        let a = match m {
+            Machine::X86_64 => 0,
+            Machine::Aarch64 => 1,
+        };
+        let version = kernel.and_then(|k| self.uaccess_safe_versions.iter().find(|v| v.0 == k));
+        let slot = match version {
+            Some((_, sets)) => &sets[a],
+            None => &self.uaccess_safe_sets[a],
         };
         slot.get_or_init(|| {
             let u = &self.uaccess_safe;
             let mut s = names_for(&u.any, &u.x86_64, &u.aarch64, m);
+            for v in u.versioned.for_machine(m) {
+                if version.is_none_or(|(k, _)| !v.absent_in.contains(k)) {
+                    s.add_names(v.names.iter().cloned());
+                }
+            }
             for n in &self.extra_uaccess_safe {
                 s.insert(n);
             }
@@ -1426,6 +1532,9 @@ impl Rules {
     pub fn extend_uaccess_safe(&mut self, names: &[String]) {
         self.extra_uaccess_safe.extend(names.iter().cloned());
         self.uaccess_safe_sets = Default::default();
+        for (_, sets) in &mut self.uaccess_safe_versions {
+            *sets = Default::default();
+        }
         self.uaccess_safe_sets = Default::default();
     }
 
@@ -1480,17 +1589,33 @@ mod tests {
         assert!(x.contains("_RNvNtCs1_4core9panicking5panic"));
         assert!(r.is_prefix_symbol("__cfi_foo"));
         assert!(r.doc("fallthrough").is_some());
-        let safe = r.uaccess_safe(Machine::X86_64);
+        let safe = r.uaccess_safe(Machine::X86_64, None);
         assert!(safe.contains("__asan_load8_noabort"));
         assert!(safe.contains("rep_movs_alternative"));
         assert!(safe.contains("clear_user_erms"));
+        assert!(safe.contains("__stack_chk_fail"));
         assert!(!safe.contains("copy_from_user"));
+        // Each version's own list where the version is known.
+        let v = |s| KernelVersion::parse(s);
+        let safe61 = r.uaccess_safe(Machine::X86_64, v("6.1.158"));
+        assert!(!safe61.contains("__stack_chk_fail"));
+        assert!(!safe61.contains("rep_movs_alternative"));
+        assert!(safe61.contains("clear_user_erms"));
+        assert!(safe61.contains("__asan_load8_noabort"));
+        let safe612 = r.uaccess_safe(Machine::X86_64, v("6.12.0-1-amd64"));
+        assert!(safe612.contains("__stack_chk_fail"));
+        assert!(!safe612.contains("clear_user_erms"));
+        // A version the file does not name: every name.
         assert!(
-            !r.uaccess_safe(Machine::Aarch64)
+            r.uaccess_safe(Machine::X86_64, v("6.6"))
+                .contains("__stack_chk_fail")
+        );
+        assert!(
+            !r.uaccess_safe(Machine::Aarch64, None)
                 .contains("rep_movs_alternative")
         );
         assert!(
-            r.uaccess_safe(Machine::Aarch64)
+            r.uaccess_safe(Machine::Aarch64, None)
                 .contains("__ubsan_handle_type_mismatch_v1")
         );
         assert_eq!(r.alt_layouts(Machine::X86_64)[0].size, 14);

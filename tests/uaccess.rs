@@ -429,3 +429,57 @@ fn direct_calls_carry_the_uaccess_safe_fix() {
         ]
     );
 }
+
+/// objtool's uaccess-safe list is its kernel version's: Linux 6.12 lists
+/// `__stack_chk_fail` (and makes it close user access before it calls
+/// panic()), Linux 6.1 does not. A function on the list is walked as entered
+/// with access open, so 6.1's `__stack_chk_fail` (the real kernel/panic.o of
+/// a 6.1 build) drew "call to panic() with UACCESS enabled", which objtool
+/// 6.1 with kbuild's arguments does not say. For a 6.1 object, told by
+/// `--kernel`, the config's `kernel`, or a module's vermagic, 6.1's list
+/// applies and nothing is reported; for 6.12, or a version not known, the
+/// names of every version's list do.
+#[test]
+fn the_kernel_versions_own_list_applies() {
+    let objtool = expected("versions/panic-61.objtool61.txt");
+    assert!(objtool.lines().all(|l| l.starts_with('#')), "{objtool}");
+    let finding = "versions/panic-61.o: __stack_chk_fail+0xb: error: call to panic() with UACCESS enabled [uaccess-call]\n";
+    let run = |extra: &[&str], obj: &str| {
+        let mut a = vec![
+            "check",
+            "-q",
+            "--format",
+            "short",
+            "--enable",
+            "uaccess-call",
+        ];
+        a.extend_from_slice(extra);
+        a.push(obj);
+        objlint(&a).0
+    };
+    assert_eq!(run(&[], "versions/panic-61.o"), finding);
+    assert_eq!(
+        run(&["--kernel", "6.12.117"], "versions/panic-61.o"),
+        finding
+    );
+    assert_eq!(run(&["--kernel", "6.1"], "versions/panic-61.o"), "");
+    // The same object as a module of 6.1 says so itself; a version given
+    // wins over it.
+    let module = "versions/panic-61-vermagic.o";
+    assert_eq!(run(&[], module), "");
+    assert_eq!(
+        run(&["--kernel", "6.12"], module),
+        finding.replace("panic-61.o", "panic-61-vermagic.o")
+    );
+    // The config file's `kernel`.
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("objlint.toml");
+    std::fs::write(&cfg, "kernel = \"6.1\"\n").unwrap();
+    let cfg = cfg.to_str().unwrap();
+    assert_eq!(run(&["--config", cfg], "versions/panic-61.o"), "");
+    std::fs::write(tmp.path().join("objlint.toml"), "kernel = \"six\"\n").unwrap();
+    let (_, code) = objlint(&["check", "--config", cfg, "versions/panic-61.o"]);
+    assert_eq!(code, 2);
+    let (_, code) = objlint(&["check", "--kernel", "latest", "versions/panic-61.o"]);
+    assert_eq!(code, 2);
+}

@@ -65,6 +65,11 @@ pub struct CheckArgs {
     /// The input is a linked whole (vmlinux.o, a final module).
     #[arg(long)]
     pub link: bool,
+    /// The kernel version the objects are built from (6.1, 6.12.117): that
+    /// version's objtool lists apply (default: a module's vermagic, else
+    /// every version's)
+    #[arg(long, value_name = "VERSION")]
+    pub kernel: Option<String>,
     /// Kernel code or user space: the kernel-only rules (uaccess, noinstr,
     /// patchable entries, kCFI, CALL_OPS) run on kernel code only (default:
     /// detected per object).
@@ -161,6 +166,7 @@ pub fn options(a: &CheckArgs) -> CheckOptions {
         patchable: a.patchable.clone(),
         link: a.link,
         profile: a.profile,
+        kernel: a.kernel.clone(),
         deny_warnings: a.deny_warnings,
         arch: match a.arch {
             ArchArg::Auto => None,

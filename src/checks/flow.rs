@@ -1750,9 +1750,13 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
             ));
         }
     }
-    let noinstr_checked = (annotated || !linked_module) && noinstr_sections.iter().any(|&b| b);
+    let noinstr_checkable = (annotated || !linked_module) && noinstr_sections.iter().any(|&b| b);
+    // Calls out of noinstr code are judged (and instrumentation regions
+    // followed) only for the rule: with it off, neither they nor the
+    // regions-unrecorded gap about them are said.
+    let noinstr_checked = noinstr_checkable && cx.opts.enabled(NOINSTR);
     let regions_unrecorded = *nr.regions_recorded.get(m.obj.machine) && depth_change.is_empty();
-    if cx.opts.enabled(NOINSTR) && !noinstr_checked {
+    if cx.opts.enabled(NOINSTR) && !noinstr_checkable {
         for (sec, _) in noinstr_sections.iter().enumerate().filter(|s| *s.1) {
             gaps.push(Gap::new(
                 Cause::AnnotationsLost,
@@ -1767,7 +1771,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
     Policy {
         frame: Frame::new(m.dec.frame()),
         enabled,
-        safe: rules.uaccess_safe(m.obj.machine),
+        safe: rules.uaccess_safe(m.obj.machine, cx.kernel_version),
         entered_open: rules.uaccess_entered_open(m.obj.machine),
         resets,
         noinstr_checked,

@@ -141,6 +141,9 @@ pub struct Ctx<'a> {
     pub opts: &'a Options,
     /// The object is kernel code ([`profile::is_kernel`]).
     pub kernel: bool,
+    /// The kernel version whose policy applies (`--kernel`, the config, or
+    /// a module's vermagic), when known.
+    pub kernel_version: Option<crate::rules::KernelVersion>,
     /// What the one walk of every function found, for the flow rules.
     flow: std::sync::OnceLock<flow::Facts>,
     speculation: std::sync::OnceLock<speculation::Facts>,
@@ -153,6 +156,9 @@ impl<'a> Ctx<'a> {
             rules,
             opts,
             kernel: profile::is_kernel(model, rules, opts),
+            kernel_version: opts
+                .kernel
+                .or_else(|| crate::rules::KernelVersion::parse(model.obj.modinfo("vermagic")?)),
             flow: Default::default(),
             speculation: Default::default(),
         }

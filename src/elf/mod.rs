@@ -901,6 +901,15 @@ impl<'a> Object<'a> {
         }
     }
 
+    /// A `key=value` entry of a kernel module's `.modinfo` (`vermagic`).
+    pub fn modinfo(&self, key: &str) -> Option<&'a str> {
+        let &sec = self.sections_named(".modinfo").first()?;
+        self.section_data(sec)
+            .split(|&b| b == 0)
+            .filter_map(|e| std::str::from_utf8(e).ok())
+            .find_map(|e| e.strip_prefix(key)?.strip_prefix('='))
+    }
+
     /// The bytes of a section (empty for NOBITS).
     pub fn section_data(&self, index: usize) -> &'a [u8] {
         &self.data[self.sections[index].file_range()]

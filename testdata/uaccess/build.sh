@@ -28,3 +28,24 @@ if [ -x "$OBJTOOL" ]; then
     "$OBJTOOL" --dry-run --link $a rethunk-defined-x86_64.o 2>&1 || true
   done | LC_ALL=C sort > rethunk-defined-x86_64.objtool
 fi
+
+# versions/: Linux 6.1's kernel/panic.o (committed, not rebuilt: a 6.1 kbuild
+# x86-gcc-noibt build as objtool saw it), whose __stack_chk_fail is not on
+# 6.1's uaccess-safe list, and the same with a module's vermagic added (the
+# version read from the object); objtool 6.1's verdict with kbuild's
+# arguments beside it.
+printf 'license=GPL\0vermagic=6.1.0-41-amd64 SMP preempt mod_unload modversions \0' > versions/modinfo.tmp
+objcopy --add-section .modinfo=versions/modinfo.tmp --set-section-flags .modinfo=alloc,readonly \
+  versions/panic-61.o versions/panic-61-vermagic.o
+rm -f versions/modinfo.tmp
+OBJTOOL61=${OBJTOOL61:-$HOME/.cache/objcorpus61/bin/objtool}
+if [ -x "$OBJTOOL61" ]; then
+  args="--hacks=jump_label --hacks=noinstr --orc --retpoline --rethunk --static-call --uaccess"
+  t=$(mktemp -d)
+  cp versions/panic-61.o "$t/"
+  {
+    echo "# objtool $args panic-61.o   (objtool 6.1 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
+    (cd "$t" && "$OBJTOOL61" $args --dry-run panic-61.o 2>&1 || true)
+  } > versions/panic-61.objtool61.txt
+  rm -rf "$t"
+fi
