@@ -354,6 +354,26 @@ fn computed_orc_is_the_orc_objtool_wrote() {
     }
 }
 
+/// A call marked reachable (`.discard.reachable` after it, the kernel's
+/// call_on_stack()) returns even though objlint proves its callee never
+/// does: objtool walks on past it and writes ORC rows there, and so does
+/// objlint (before, 3 of 6 rows undefined: the 10 rows of smp.c's
+/// `sysvec_reboot` and `page_fault_oops` apart on a defconfig vmlinux.o,
+/// then taken for objlint's stricter noreturn). Without the mark both end
+/// the path at the call.
+#[test]
+fn a_call_marked_reachable_returns() {
+    let rules = Rules::builtin();
+    for (name, rows) in [
+        ("x86-reachable-call", 6),
+        ("x86-reachable-call-unannotated", 5),
+    ] {
+        let a = orc_against(&rules, name, "orc");
+        assert_eq!(a.reference_rows, rows, "{name}: {a:?}");
+        assert_eq!(a.disagree, 0, "{name}: {:#?}", a);
+    }
+}
+
 /// How the ORC objlint computes for testdata/stack/NAME.o agrees with the
 /// one objtool wrote into NAME.WRITTEN.o.
 fn orc_against(rules: &Rules, name: &str, written: &str) -> unwind::OrcAgreement {

@@ -97,7 +97,8 @@ pub struct Marks {
     pub fixups: Vec<At>,
     /// The jump target of a jump label at this instruction.
     pub jump_label: Option<At>,
-    /// A trap execution continues after (WARN()).
+    /// A trap (WARN()) or a call (`call_on_stack()`'s) execution continues
+    /// after, whatever the callee.
     pub resumes: bool,
     pub hint: Option<Hint>,
     /// A call to a label of its own function, annotated as meant.

@@ -611,7 +611,9 @@ impl<'m, 'a> Walker<'m, 'a> {
                     };
                 }
                 None => {
-                    falls = !self.m.call_is_noreturn(code, i);
+                    // A call annotated reachable (the kernel's ASM_REACHABLE
+                    // after `call_on_stack()`) returns whatever its callee.
+                    falls = marks.is_some_and(|m| m.resumes) || !self.m.call_is_noreturn(code, i);
                     fl.action = Action::Call(match link {
                         // A call to the start of a function of this object.
                         Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
@@ -623,7 +625,8 @@ impl<'m, 'a> Walker<'m, 'a> {
                 }
             },
             Kind::IndirectCall => {
-                falls = !self.m.ends_declared_noreturn(owner, ins);
+                falls =
+                    marks.is_some_and(|m| m.resumes) || !self.m.ends_declared_noreturn(owner, ins);
                 fl.action = Action::Call(Callee::Indirect { thunk: None });
             }
             Kind::IndirectJump => {

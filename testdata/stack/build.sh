@@ -58,6 +58,8 @@ as --64 x86-fp-detect.s -o x86-fp-detect.o
 # compiler_thunks): clang's carry no CFI, gcc's do.
 clang-19 -O2 -mretpoline -c retpoline.c -o x86-clang-retpoline.o
 gcc -O2 -mindirect-branch=thunk -c retpoline.c -o x86-gcc-retpoline.o
+as --64 x86-reachable-call.s -o x86-reachable-call.o
+as --64 --defsym UNANNOTATED=1 x86-reachable-call.s -o x86-reachable-call-unannotated.o
 as --64 x86-fp-sibling.s -o x86-fp-trampoline.o
 as --64 --defsym SIBLING=1 x86-fp-sibling.s -o x86-fp-sibling.o
 
@@ -91,6 +93,11 @@ if [ -x "$OBJTOOL" ]; then
     # The ORC objtool writes: the expected unwind table.
     cp "$o.o" "$o.orc.o"
     "$OBJTOOL" --orc "$o.orc.o"
+  done
+  # A call marked reachable, and the same without the mark.
+  for o in x86-reachable-call x86-reachable-call-unannotated; do
+    cp "$o.o" "$o.orc.o"
+    "$OBJTOOL" --orc "$o.orc.o" 2>/dev/null
   done
   # vmlinux.o's arguments (kbuild): the thunks are defined here as there.
   verdict x86-gcc-goto.objtool.txt x86-gcc-goto --hacks=jump_label --hacks=noinstr --hacks=skylake --ibt --orc --retpoline --rethunk --static-call --uaccess --noinstr --prefix=16 --link
