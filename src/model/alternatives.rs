@@ -66,7 +66,8 @@ pub struct Alternatives {
 
 impl Alternatives {
     /// Group entries by their original site. Entries that do not resolve
-    /// to places in this object are left out. A callback entry is a site
+    /// to places in this object are left out, and kept in `dangling` to be
+    /// reported. A callback entry is a site
     /// with an empty replacement when its callback is one of `nop_callbacks`
     /// (it patches the original into NOPs); other callbacks rewrite the
     /// original in place with the same control flow, which is followed as is.
@@ -104,8 +105,11 @@ impl Alternatives {
                     Place::Other => None,
                 };
                 if !name.is_some_and(|n| nop_callbacks.iter().any(|c| c == n)) {
-                    if let Place::Local { section, offset } = e.orig {
-                        in_place.push((section, offset.saturating_add(u64::from(e.orig_len))));
+                    match e.orig {
+                        Place::Local { section, offset } => {
+                            in_place.push((section, offset.saturating_add(u64::from(e.orig_len))))
+                        }
+                        _ => dangling.push(e.at),
                     }
                     continue;
                 }

@@ -58,6 +58,13 @@ warns:
 	.byte	7			# ends inside `movl $3, %eax`
 .endif
 	.byte	10b - 9b
+.ifndef CLEAN
+	.long	elsewhere - .		# an original in another object
+	.long	9b - .
+	.long	9
+	.byte	6
+	.byte	10b - 9b
+.endif
 
 	.section __ex_table, "a"
 	.balign 4
