@@ -530,3 +530,39 @@ fn table_entries_naming_no_instruction_are_said() {
         "{objtool}"
     );
 }
+
+/// A call to a place that is no instruction and that no symbol names: into
+/// its own function (also an unannotated intra-function call, where objtool
+/// stops) or into another one's middle (taken for a call that returns,
+/// without a word, until 2026-12-05): not followed, and said. A call to a
+/// symbol that starts inside another instruction (`srso_safe_ret`) is a
+/// call to that symbol.
+#[test]
+fn calls_to_no_instruction_are_said() {
+    let dir = root().join("testdata/incomplete");
+    let obj = "x86-call-target.o";
+    let (got, _) = findings(&dir, &[obj]);
+    assert_eq!(
+        got,
+        [
+            row(obj, "analysis-incomplete", "own_mid+0x1", "branch-target"),
+            row(obj, "intra-function-call", "own_mid+0x1", ""),
+        ]
+    );
+    let out = run(&dir, &["check", "--format", "json", "-q", obj]);
+    let line = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        v["notes"],
+        serde_json::json!([
+            "own_mid+0x1: call to .text+0x9, which is no instruction",
+            "other_mid+0x0: call to .text+0x16, which is no instruction",
+        ])
+    );
+    let objtool = std::fs::read_to_string(dir.join("x86-call-target.objtool.txt")).unwrap();
+    let warnings: Vec<&str> = objtool.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        warnings,
+        ["x86-call-target.o: warning: objtool: own_mid+0x1: unannotated intra-function call"]
+    );
+}

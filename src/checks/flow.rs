@@ -848,6 +848,7 @@ impl Visitor for Walk<'_, '_, '_> {
             Action::UnknownJump => self.gap(st),
             Action::JumpNowhere if !self.dead_jump_into_data(st) => self.gap(st),
             Action::Call(Callee::Direct(Dest::None)) if st.insn.kind == Kind::Call => self.gap(st),
+            Action::IntraCall { nowhere: true, .. } => self.gap(st),
             _ if st.insn.kind == Kind::Invalid => self.gap(st),
             _ => {}
         }
@@ -1018,11 +1019,25 @@ impl Walk<'_, '_, '_> {
                 .join(" ");
             Gap::new(Cause::Undecodable, at, format!("bytes {b} do not decode"))
         } else if matches!(st.action, Action::Call(_)) {
-            Gap::new(
-                Cause::BranchTarget,
-                at,
-                "the call's destination could not be resolved",
-            )
+            let m = self.model();
+            let to = match st.code.dest(st.index) {
+                Dest::Local { section, offset } => format!(
+                    "call to {}+{offset:#x}, which is no instruction",
+                    m.obj.section_name(section)
+                ),
+                _ => "the call's destination could not be resolved".to_string(),
+            };
+            Gap::new(Cause::BranchTarget, at, to)
+        } else if let Action::IntraCall { nowhere: true, .. } = st.action {
+            let m = self.model();
+            let to = match st.code.dest(st.index) {
+                Dest::Local { section, offset } => format!(
+                    "call to {}+{offset:#x}, which is no instruction",
+                    m.obj.section_name(section)
+                ),
+                _ => "the call's destination is no instruction".to_string(),
+            };
+            Gap::new(Cause::BranchTarget, at, to)
         } else if matches!(st.action, Action::JumpNowhere) {
             let m = self.model();
             let switch = m
@@ -1237,7 +1252,9 @@ impl Walk<'_, '_, '_> {
         }
         // A call to a label of the function, not annotated as meant (where
         // the annotations survive: a linked module lost them).
-        if let Action::IntraCall { annotated: false } = st.action
+        if let Action::IntraCall {
+            annotated: false, ..
+        } = st.action
             && x86
             && self.on(INTRA_FUNCTION_CALL)
             && self.seen_messages.insert((at, INTRA_FUNCTION_CALL))

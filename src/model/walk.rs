@@ -59,6 +59,9 @@ pub enum Action {
     /// return address. `annotated` when objtool's annotation says it is meant.
     IntraCall {
         annotated: bool,
+        /// Its destination is no instruction (inside one, data): the call
+        /// cannot be followed.
+        nowhere: bool,
     },
     /// An indirect jump through a switch table that could not be read: the
     /// path cannot be followed.
@@ -518,8 +521,8 @@ impl<'m, 'a> Walker<'m, 'a> {
 
     /// A call to a label inside the function, the replacement it is in, or
     /// the code outside functions being walked (`call 1f; int3; 1:`): where
-    /// it goes. A call to where a symbol starts is a call, unless objtool's
-    /// annotation says otherwise.
+    /// it goes, `Some(None)` when that is no instruction. A call to where a
+    /// symbol starts is a call, unless objtool's annotation says otherwise.
     fn intra_call(
         &self,
         root: &Function,
@@ -527,7 +530,7 @@ impl<'m, 'a> Walker<'m, 'a> {
         dest: Dest,
         annotated: bool,
         repl: Option<(ReplCtx, &AltSite, &Replacement)>,
-    ) -> Option<Next> {
+    ) -> Option<Option<Next>> {
         let Dest::Local { section, offset } = dest else {
             return None;
         };
@@ -535,14 +538,13 @@ impl<'m, 'a> Walker<'m, 'a> {
             && section == r.section
             && (r.start..r.end).contains(&offset)
         {
-            return self.index(section, offset).map(|l| (l, Some(ctx)));
+            return Some(self.index(section, offset).map(|l| (l, Some(ctx))));
         }
         if !annotated && self.m.symbol_starts_at(section, offset) {
             return None;
         }
         self.inside(root, owner, section, offset)
             .then(|| self.index(section, offset).map(|l| (l, None)))
-            .flatten()
     }
 
     /// A switch's cases, in table order; one that is no instruction is an
@@ -605,9 +607,10 @@ impl<'m, 'a> Walker<'m, 'a> {
                 .flatten()
             {
                 Some(to) => {
-                    fl.next[1] = Some(to);
+                    fl.next[1] = to;
                     fl.action = Action::IntraCall {
                         annotated: marks.is_some_and(|m| m.intra_call),
+                        nowhere: to.is_none(),
                     };
                 }
                 None => {
@@ -620,6 +623,17 @@ impl<'m, 'a> Walker<'m, 'a> {
                             Callee::Indirect { thunk: None }
                         }
                         Some(_) => Callee::Direct(dest),
+                        // A place of this object that no symbol names and
+                        // that is no instruction (inside one, data): not a
+                        // callee the walk knows. (Where a symbol starts it
+                        // is that symbol, decoded or not: srso_safe_ret
+                        // inside srso_untrain_ret's `movabs`.)
+                        None if matches!(dest, Dest::Local { section, offset }
+                            if self.index(section, offset).is_none()
+                                && !self.m.symbol_starts_at(section, offset)) =>
+                        {
+                            Callee::Direct(Dest::None)
+                        }
                         None => self.callee(dest),
                     });
                 }
