@@ -429,7 +429,8 @@ pub fn unwind(o: &UnwindOptions) -> Result<Unwound, Failure> {
     // A bad rules folder is reported before anything is read.
     let rules = Rules::load(o.rules.as_deref()).map_err(Failure::Usage)?;
     let loaded = load_single(&o.file, WHAT)?;
-    let obj = parse(&o.file, &loaded)?;
+    let mut obj = parse(&o.file, &loaded)?;
+    obj.mark_code_sections(rules.special.code_sections.get(obj.machine));
     let m = Model::build(&obj, &rules);
     let computed = computed_orc(&m, &rules, &Options::default(), o.prefix);
     match &o.against {

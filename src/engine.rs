@@ -38,13 +38,14 @@ fn check_bytes_of(
         file: file.to_string(),
         ..Default::default()
     };
-    let obj = match parse(data) {
+    let mut obj = match parse(data) {
         Ok(o) => o,
         Err(e) => {
             rep.error = Some(e);
             return rep;
         }
     };
+    obj.mark_code_sections(rules.special.code_sections.get(obj.machine));
     give_back(held, data, obj.parsed_bytes());
     rep.arch = Some(obj.machine);
     rep.section_offsets = section_offsets(&obj);

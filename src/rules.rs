@@ -950,6 +950,9 @@ pub struct SpecialRules {
     /// given the annotations Linux gives its own thunks.
     #[serde(default)]
     pub compiler_thunks: ArchValues<Vec<String>>,
+    /// Sections that hold code without being flagged executable.
+    #[serde(default)]
+    pub code_sections: ArchValues<Vec<String>>,
 }
 
 /// Everything from `rules/`, parsed once.

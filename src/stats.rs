@@ -82,7 +82,10 @@ pub fn object_stats(
     out.error = None;
     // Under the guard `check` uses: a bug is this object's error only.
     let obj = match std::panic::catch_unwind(|| Object::parse(data)) {
-        Ok(Ok(o)) => o,
+        Ok(Ok(mut o)) => {
+            o.mark_code_sections(rules.special.code_sections.get(o.machine));
+            o
+        }
         Ok(Err(e)) => {
             out.error = Some(e.0);
             return out;

@@ -699,3 +699,30 @@ fn compiler_retpoline_thunks_are_annotated_where_no_cfi_says_otherwise() {
         "{got:?}"
     );
 }
+
+/// Linux 6.12's arm64 identity-mapped code sits in `.idmap.text`, which the
+/// assembler is told is `"a"` (not executable): rules/special.toml
+/// `code_sections` makes it code, so its functions are found and walked
+/// (before, the object had no function at all and the fault went unseen).
+#[test]
+fn code_in_sections_not_flagged_executable_is_checked() {
+    let bytes = std::fs::read(dir().join("arm64-idmap.o")).unwrap();
+    let obj = objlint::elf::Object::parse(&bytes).unwrap();
+    let s = obj.sections_named(".idmap.text")[0];
+    assert!(
+        !obj.sections[s].is_exec(),
+        "the fixture's section is not flagged"
+    );
+    let rep = check_bytes(
+        "arm64-idmap.o",
+        &bytes,
+        &Rules::builtin(),
+        &Options::default(),
+    );
+    let got: Vec<(String, &str)> = rep.findings.iter().map(|f| (place(f), f.rule)).collect();
+    assert_eq!(
+        got,
+        [("idmap_fault+0x10".to_string(), "stack-modified-return")]
+    );
+    assert_eq!(rep.functions, 2);
+}

@@ -901,6 +901,22 @@ impl<'a> Object<'a> {
         }
     }
 
+    /// Take the allocated sections named `names` for code (`SHF_EXECINSTR`)
+    /// though they are not flagged so (rules/special.toml `code_sections`).
+    pub fn mark_code_sections(&mut self, names: &[String]) {
+        for name in names {
+            for i in self.sections_named(name).to_vec() {
+                let s = &mut self.sections[i];
+                if s.sh_type == goblin::elf::section_header::SHT_PROGBITS
+                    && s.is_alloc()
+                    && s.size <= MAX_CODE_SECTION
+                {
+                    s.flags |= u64::from(SHF_EXECINSTR);
+                }
+            }
+        }
+    }
+
     /// A `key=value` entry of a kernel module's `.modinfo` (`vermagic`).
     pub fn modinfo(&self, key: &str) -> Option<&'a str> {
         let &sec = self.sections_named(".modinfo").first()?;
