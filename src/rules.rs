@@ -499,6 +499,9 @@ struct NoreturnFile {
     /// are linked in, per architecture.
     #[serde(default)]
     renamed: ArchValues<Vec<RenamePrefix>>,
+    /// Functions a compiler calls right before a call that never returns.
+    #[serde(default)]
+    markers: Vec<String>,
 }
 
 /// A prefix a build gives every symbol of some objects
@@ -1238,6 +1241,11 @@ impl Rules {
             }
             s
         })
+    }
+
+    /// Calls that say the next call never returns (rules/noreturn.toml `markers`).
+    pub fn noreturn_markers(&self) -> &[String] {
+        &self.noreturn.markers
     }
 
     /// System calls that never return, by number (rules/noreturn.toml `syscalls`).

@@ -726,3 +726,27 @@ fn code_in_sections_not_flagged_executable_is_checked() {
     );
     assert_eq!(rep.functions, 2);
 }
+
+/// KASAN calls `__asan_handle_no_return()` right before every call that
+/// never returns, also one through a pointer whose type is noreturn
+/// (rules/noreturn.toml `markers`): such a call ends its path, and the code
+/// the compiler placed after it for another path is not entered from it
+/// (Linux 6.12 arm64 hibernate.c `swsusp_arch_resume`, a false stack state
+/// mismatch in a KASAN build). Without the marker the call is taken to
+/// return, and the mismatch is what objlint reports.
+#[test]
+fn a_call_after_a_noreturn_marker_ends_its_path() {
+    let run = |name: &str| {
+        let bytes = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+        let rep = check_bytes(name, &bytes, &Rules::builtin(), &Options::default());
+        rep.findings
+            .iter()
+            .map(|f| (place(f), f.rule))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("arm64-kasan-noreturn"), []);
+    assert_eq!(
+        run("arm64-kasan-noreturn-unmarked"),
+        [("resume+0x2c".to_string(), "stack-mismatch")]
+    );
+}

@@ -47,6 +47,9 @@ pub struct Model<'a> {
     /// Per symbol: named in the noreturn list (undefined symbols and global
     /// or weak functions only), looked up once instead of at every call.
     listed_noreturn: Vec<bool>,
+    /// Undefined symbols a compiler calls right before a call that never
+    /// returns (rules/noreturn.toml `markers`), sorted.
+    noreturn_markers: Vec<usize>,
     /// Per function: proven never to return (within this object).
     pub noreturn: Vec<bool>,
     /// Global functions are asked about too ([`Model::prove_exports`]).
@@ -240,6 +243,7 @@ impl<'a> Model<'a> {
             functions,
             starts,
             listed_noreturn,
+            noreturn_markers: noreturn::markers(obj, rules.noreturn_markers()),
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
             jump_tables: std::sync::OnceLock::new(),

@@ -40,6 +40,25 @@ pub(super) fn listed_noreturn(
         .collect()
 }
 
+/// The undefined symbols named in `names` (rules/noreturn.toml `markers`).
+pub(super) fn markers(obj: &Object, names: &[String]) -> Vec<usize> {
+    if names.is_empty() {
+        return Vec::new();
+    }
+    obj.symbols
+        .iter()
+        .filter(|s| {
+            s.index != 0
+                && matches!(s.section, crate::elf::SymSection::Undef)
+                && names.iter().any(|n| *n == *s.name)
+        })
+        .map(|s| s.index)
+        .collect()
+}
+
+/// How far back from a call its marker may be (the arguments set up between).
+const MARKER_WINDOW: usize = 12;
+
 /// Functions per parallel chunk when collecting callers.
 const CALLER_CHUNK: usize = 512;
 /// Transfers per unit of parallel work in [`Model::branched_to`].
@@ -115,6 +134,32 @@ impl<'a> Model<'a> {
     /// `efi_enter_kernel`), a fact the object has no other place for.
     pub fn ends_declared_noreturn(&self, owner: Option<usize>, ins: &crate::arch::Insn) -> bool {
         owner.is_some_and(|o| ins.end() == self.functions[o].end && self.declared_noreturn(o))
+    }
+
+    /// Whether the call at `i` follows a call to a noreturn marker with
+    /// nothing but straight-line code between: KASAN instruments every call
+    /// that never returns with `__asan_handle_no_return()` just before it,
+    /// also one through a pointer whose type is noreturn (arm64
+    /// hibernate.c's `hibernate_exit`), which nothing else in the object
+    /// says.
+    pub fn marked_noreturn(&self, code: &SectionCode, i: usize) -> bool {
+        if self.noreturn_markers.is_empty() {
+            return false;
+        }
+        for k in (i.saturating_sub(MARKER_WINDOW)..i).rev() {
+            let ins = &code.insns[k];
+            if ins.kind == Kind::Call {
+                return matches!(code.dest(k), Dest::External { sym }
+                    if self.noreturn_markers.binary_search(&sym).is_ok());
+            }
+            if ins.kind.bit() & Kind::TRANSFERS != 0 || ins.kind.ends_flow() {
+                return false;
+            }
+            if k > 0 && code.insns[k - 1].end() != ins.offset() {
+                return false;
+            }
+        }
+        false
     }
 
     fn function_noreturn(&self, i: usize) -> bool {

@@ -616,7 +616,8 @@ impl<'m, 'a> Walker<'m, 'a> {
                 None => {
                     // A call annotated reachable (the kernel's ASM_REACHABLE
                     // after `call_on_stack()`) returns whatever its callee.
-                    falls = marks.is_some_and(|m| m.resumes) || !self.m.call_is_noreturn(code, i);
+                    falls = marks.is_some_and(|m| m.resumes)
+                        || !(self.m.call_is_noreturn(code, i) || self.m.marked_noreturn(code, i));
                     fl.action = Action::Call(match link {
                         // A call to the start of a function of this object.
                         Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
@@ -639,8 +640,9 @@ impl<'m, 'a> Walker<'m, 'a> {
                 }
             },
             Kind::IndirectCall => {
-                falls =
-                    marks.is_some_and(|m| m.resumes) || !self.m.ends_declared_noreturn(owner, ins);
+                falls = marks.is_some_and(|m| m.resumes)
+                    || !(self.m.ends_declared_noreturn(owner, ins)
+                        || self.m.marked_noreturn(code, i));
                 fl.action = Action::Call(Callee::Indirect { thunk: None });
             }
             Kind::IndirectJump => {

@@ -75,6 +75,8 @@ aarch64-linux-gnu-as -march=armv8.3-a arm64-cases.s -o arm64-cases.o
 aarch64-linux-gnu-as -march=armv8.5-a non-standard-arm64.s -o non-standard-arm64.o
 aarch64-linux-gnu-as -march=armv8.5-a non-standard-arm64-61.s -o non-standard-arm64-61.o
 aarch64-linux-gnu-as -march=armv8.5-a arm64-idmap.s -o arm64-idmap.o
+aarch64-linux-gnu-as -march=armv8.5-a arm64-kasan-noreturn.s -o arm64-kasan-noreturn.o
+aarch64-linux-gnu-as -march=armv8.5-a --defsym NOMARKER=1 arm64-kasan-noreturn.s -o arm64-kasan-noreturn-unmarked.o
 
 if [ -x "$OBJTOOL" ]; then
   # verdict FILE OBJECT ARGS...: objtool's warnings on OBJECT into FILE.
