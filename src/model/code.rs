@@ -185,6 +185,7 @@ impl SectionCode {
         (l != NO_LINK).then_some(l as usize)
     }
     /// The state operations of the instruction at index `i`, in order.
+    #[inline]
     pub fn ops(&self, i: usize) -> crate::arch::ops::OpIter<'_> {
         let ins = &self.insns[i];
         if !ins.has_ops() {
