@@ -566,3 +566,12 @@ fn calls_to_no_instruction_are_said() {
         ["x86-call-target.o: warning: objtool: own_mid+0x1: unannotated intra-function call"]
     );
 }
+
+/// A computed goto whose slot address is computed apart from the load
+/// (`add x20, x22, w27, uxtw #3; ldr x8, [x20]; br x8`: clang-19's
+/// ___bpf_prog_run in a Linux 6.12 KASAN build) is a dispatch through its
+/// table, not a tail call with the frame set up; its handlers are walked.
+#[test]
+fn a_computed_goto_with_the_slot_address_apart_is_read() {
+    table_read_and_cases_walked("arm64-goto-split", "interp+0x1c");
+}

@@ -1089,14 +1089,28 @@ impl Decoder for Arm64 {
     ) -> Option<(u32, Option<usize>)> {
         let (lo, target) = dispatch_block(insns, data, jump)?;
         let k_load = last_def(insns, data, lo, jump, target)?;
-        let Op::Load { rn, size: 8, .. } = op_at(insns, data, k_load)? else {
-            return None;
-        };
-        let def = match last_def(insns, data, lo, k_load, rn) {
+        let def_of = |k: usize, reg: u32| match last_def(insns, data, lo.min(k), k, reg) {
             Some(k) => Some(k),
-            None => last_def_far(insns, data, to, k_load, rn, false).map(|d| d[0]),
+            None => last_def_far(insns, data, to, k, reg, false).map(|d| d[0]),
         };
-        Some((rn, def))
+        let (rn, k_use) = match op_at(insns, data, k_load)? {
+            Op::Load { rn, size: 8, .. } => (rn, k_load),
+            // `add xA, xT, wI, uxtw #3; ldr x8, [xA]`: the slot's address
+            // computed apart, as KASAN wants it checked before the load
+            // (clang-19, ___bpf_prog_run's computed goto).
+            _ => {
+                let w = word(data, &insns[k_load])?;
+                if w & 0xffff_fc00 != 0xf940_0000 {
+                    return None;
+                }
+                let k_add = def_of(k_load, (w >> 5) & 31)?;
+                let Op::AddReg { rn, shift: 3, .. } = op_at(insns, data, k_add)? else {
+                    return None;
+                };
+                (rn, k_add)
+            }
+        };
+        Some((rn, def_of(k_use, rn)))
     }
 
     fn address_adjust(&self, insns: &[Insn], data: &[u8], def: usize, jump: usize) -> i64 {

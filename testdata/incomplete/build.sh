@@ -12,6 +12,7 @@ for s in arm64-*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-after-noreturn.s -o arm64-switch-after-noreturn-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-pair-spill.s -o arm64-switch-pair-spill-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-one-spill.s -o arm64-switch-one-spill-fault.o
+aarch64-linux-gnu-as --defsym FAULT=1 arm64-goto-split.s -o arm64-goto-split-fault.o
 # Renamed as the kernel renames its nVHE hypervisor objects (mapping
 # symbols included).
 aarch64-linux-gnu-objcopy --prefix-symbols=__kvm_nvhe_ arm64-jump-past-end.o arm64-jump-past-end-prefixed.o
