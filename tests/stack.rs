@@ -372,6 +372,35 @@ fn a_call_marked_reachable_returns() {
         assert_eq!(a.reference_rows, rows, "{name}: {a:?}");
         assert_eq!(a.disagree, 0, "{name}: {:#?}", a);
     }
+    // Unmarked, the code after the call is unreachable: the local callee
+    // has no return instruction, so the compiler could have known (objtool's
+    // dead-end functions), and both say it lacks a __noreturn annotation.
+    let text =
+        std::fs::read_to_string(dir().join("x86-reachable-call-unannotated.objtool.txt")).unwrap();
+    let theirs: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(": warning: objtool: ").map(|(_, r)| r))
+        .collect();
+    assert_eq!(
+        theirs,
+        ["on_stack+0xf: dies() is missing a __noreturn annotation"]
+    );
+    for (name, want) in [
+        ("x86-reachable-call", vec![]),
+        (
+            "x86-reachable-call-unannotated",
+            vec!["on_stack+0xf: dies() is missing a __noreturn annotation".to_string()],
+        ),
+    ] {
+        let bytes = std::fs::read(dir().join(format!("{name}.o"))).unwrap();
+        let rep = check_bytes(name, &bytes, &rules, &Options::default());
+        let ours: Vec<String> = rep
+            .findings
+            .iter()
+            .map(|f| format!("{}: {}", place(f), f.message))
+            .collect();
+        assert_eq!(ours, want, "{name}");
+    }
 }
 
 /// How the ORC objlint computes for testdata/stack/NAME.o agrees with the

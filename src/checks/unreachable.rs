@@ -189,14 +189,26 @@ fn call_thunk_len(m: &Model, sec: usize, code: &SectionCode, i: usize) -> Option
 }
 
 /// Whether the call at `k` goes to a function declared noreturn
-/// (rules/noreturn.toml and the config's `noreturn`).
+/// (rules/noreturn.toml and the config's `noreturn`), or to one of this
+/// object that has no return instruction at all: what objtool's
+/// `dead_end_function()` takes for noreturn, so the compiler should have
+/// known too. A callee objlint proves noreturn only by following its paths
+/// is news to the compiler, which keeps what follows the call.
 fn listed_noreturn(cx: &Ctx, code: &SectionCode, k: usize) -> bool {
     let m = cx.model;
-    m.call_is_noreturn(code, k)
-        && cx
-            .rules
-            .noreturn(m.obj.machine)
-            .contains(&m.dest_name(code.dest(k)))
+    if !m.call_is_noreturn(code, k) {
+        return false;
+    }
+    let dest = code.dest(k);
+    cx.rules
+        .noreturn(m.obj.machine)
+        .contains(&m.dest_name(dest))
+        || match dest {
+            Dest::Local { section, offset } => m
+                .function_at_start(section, offset)
+                .is_some_and(|g| !m.may_return(&m.functions[g])),
+            _ => false,
+        }
 }
 
 /// Whether a path's dead end is right before instruction `i`.

@@ -181,7 +181,7 @@ impl<'a> Model<'a> {
     /// objtool's `dead_end_function`): one no path reaches is entered some way
     /// the walk does not see (vmlinux.o's `__efi64_thunk` comes back from
     /// 32-bit code by a far jump to its `ret`).
-    fn may_return(&self, f: &Function) -> bool {
+    pub fn may_return(&self, f: &Function) -> bool {
         if let Some(code) = self.section_code(f.section)
             && code.transfers_in(self.insn_range(f)).iter().any(|&i| {
                 let i = i as usize;
