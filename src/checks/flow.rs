@@ -1018,7 +1018,10 @@ impl Walk<'_, '_, '_> {
                 .collect::<Vec<_>>()
                 .join(" ");
             Gap::new(Cause::Undecodable, at, format!("bytes {b} do not decode"))
-        } else if matches!(st.action, Action::Call(_)) {
+        } else if matches!(
+            st.action,
+            Action::Call(_) | Action::IntraCall { nowhere: true, .. }
+        ) {
             let m = self.model();
             let to = match st.code.dest(st.index) {
                 Dest::Local { section, offset } => format!(
@@ -1026,16 +1029,6 @@ impl Walk<'_, '_, '_> {
                     m.obj.section_name(section)
                 ),
                 _ => "the call's destination could not be resolved".to_string(),
-            };
-            Gap::new(Cause::BranchTarget, at, to)
-        } else if let Action::IntraCall { nowhere: true, .. } = st.action {
-            let m = self.model();
-            let to = match st.code.dest(st.index) {
-                Dest::Local { section, offset } => format!(
-                    "call to {}+{offset:#x}, which is no instruction",
-                    m.obj.section_name(section)
-                ),
-                _ => "the call's destination is no instruction".to_string(),
             };
             Gap::new(Cause::BranchTarget, at, to)
         } else if matches!(st.action, Action::JumpNowhere) {

@@ -235,18 +235,25 @@ impl Special {
                 None => sp.dangling.push(Dangling::new(entry, at)),
             };
         let entry = |e: &RefEntry| (e.section, e.base);
+        // A place a path goes on from (a fixup, a jump label's target, a
+        // landing pad): when it is no instruction, the entry is kept to be
+        // reported and nothing is marked.
+        let code_target = |sp: &mut Special, entry: At, t: Option<At>| -> Option<At> {
+            let code = t.filter(|&t| index(t).is_some());
+            if code.is_none() {
+                sp.dangling.push(Dangling::new(entry, t));
+            }
+            code
+        };
 
         for ex in rules.ex_table.get(obj.machine) {
             let t = obj.ref_table(&ex.section, ex.size, &[ex.insn, ex.fixup], false);
             sp.unread.extend(t.errors);
             for e in &t.entries {
-                // The fixup is where the path goes on: it must be code too.
-                let fix = local(&e.refs[1]);
-                match fix.filter(|&f| index(f).is_some()) {
-                    Some(fix) => add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                if let Some(fix) = code_target(&mut sp, entry(e), local(&e.refs[1])) {
+                    add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
                         m.fixups.push(fix)
-                    }),
-                    None => sp.dangling.push(Dangling::new(entry(e), fix)),
+                    });
                 }
             }
         }
@@ -294,11 +301,8 @@ impl Special {
                 for i in c.lower_bound(lo)..c.lower_bound(lo.saturating_add(len)) {
                     if matches!(c.insns[i].kind, Kind::Call | Kind::IndirectCall) {
                         let at = (lp.section, c.insns[i].offset());
-                        match Some(to).filter(|&t| index(t).is_some()) {
-                            Some(to) => add(&mut sp, at, Some(at), &mut |m| m.fixups.push(to)),
-                            None => sp
-                                .dangling
-                                .push(Dangling::new(lsda.unwrap_or(at), Some(to))),
+                        if let Some(to) = code_target(&mut sp, lsda.unwrap_or(at), Some(to)) {
+                            add(&mut sp, at, Some(at), &mut |m| m.fixups.push(to));
                         }
                     }
                 }
@@ -309,13 +313,10 @@ impl Special {
         let t = obj.ref_table(&jl.section, jl.size, &[jl.code, jl.target], false);
         sp.unread.extend(t.errors);
         for e in &t.entries {
-            // The target is a place the path goes on from: it must be code.
-            let target = local(&e.refs[1]);
-            match target.filter(|&t| index(t).is_some()) {
-                Some(_) => add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
-                    m.jump_label = target
-                }),
-                None => sp.dangling.push(Dangling::new(entry(e), target)),
+            if let Some(target) = code_target(&mut sp, entry(e), local(&e.refs[1])) {
+                add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                    m.jump_label = Some(target)
+                });
             }
         }
 
