@@ -196,6 +196,31 @@ fn a_table_address_spilled_by_a_pair_is_read() {
     table_read_and_cases_walked("arm64-switch-pair-spill", "pair_spill+0x5c");
 }
 
+/// Two switches in one loop, the second dispatched only from the first's
+/// cases (msm.ko's `write_smp_fifo_regs`, Linux 6.12): once the first table
+/// is read, its cases lead back to where the second's address was set, and
+/// the second is read too (unread before).
+#[test]
+fn a_table_reached_only_through_another_table_is_read() {
+    table_read_and_cases_walked("arm64-switch-two-in-loop", "two_switches+0x20");
+}
+
+/// A table address kept in another register across one case and moved
+/// back (clang-19's `bstr_printf` with KASAN, Linux 6.12): followed through
+/// the copies to its `adrp`/`add` (unread before).
+#[test]
+fn a_table_address_moved_between_registers_is_read() {
+    table_read_and_cases_walked("arm64-switch-moved", "moved+0x24");
+}
+
+/// A table address in x17 with a `prfm pstl1strm` (whose Rt field is 17)
+/// on the way back to it (Linux 6.1 ice.ko's `ice_flow_add_prof`): a
+/// prefetch writes no register, so the table is read (unread before).
+#[test]
+fn a_prefetch_is_no_write_of_the_table_register() {
+    table_read_and_cases_walked("arm64-switch-prefetch", "prefetching+0x18");
+}
+
 /// A table address spilled once, reloaded in a loop whose cases include one
 /// after a call to a local function that never returns (not declared so):
 /// the spills reaching the reload cannot be told along the paths, and the

@@ -524,16 +524,26 @@ fn op_at(insns: &[Insn], data: &[u8], k: usize) -> Option<Op> {
 }
 
 /// The register an instruction may write, for the searches below: `Rd`/`Rt`
-/// of everything but branches, hints, stores and compares. Over-approximated
-/// (a store's `Rt` counts): a search that meets an unexpected writer gives up.
+/// of everything but branches, hints, compares and prefetches.
+/// Over-approximated (a store's `Rt` counts): a search that meets an
+/// unexpected writer gives up.
 fn writes(w: u32, kind: Kind) -> Option<u32> {
-    if kind != Kind::Other {
+    if kind != Kind::Other || prefetch(w) {
         return None;
     }
     match op(w, 0) {
         Op::CmpImm { .. } | Op::BCond { .. } => None,
         _ => Some(w & 31),
     }
+}
+
+/// `prfm`/`prfum`, whose `Rt` field names the kind of prefetch (`pstl1strm`
+/// is 17: ice.ko's table in x17 was once taken as overwritten by one).
+fn prefetch(w: u32) -> bool {
+    w & 0xffc0_0000 == 0xf980_0000 // prfm [xn, #imm]
+        || w & 0xff00_0000 == 0xd800_0000 // prfm label
+        || w & 0xffe0_0c00 == 0xf8a0_0800 // prfm [xn, xm]
+        || w & 0xffe0_0c00 == 0xf880_0000 // prfum [xn, #simm]
 }
 
 /// The system-call number register (x8).
@@ -639,6 +649,7 @@ impl<'a> Preds<'a> {
             .enumerate()
             .filter(|(_, i)| matches!(i.kind, Kind::Jump | Kind::CondJump))
             .filter_map(|(k, i)| i.imm_target().map(|t| (t, k)))
+            .chain(to.cases().iter().copied())
             .collect();
         into.sort_unstable();
         Preds { insns, into, to }
@@ -682,6 +693,9 @@ enum Back {
     Fail,
     /// On to the instructions before.
     On,
+    /// The value followed was copied here from this register: on to the
+    /// instructions before, following that one.
+    Copy(u32),
 }
 
 /// Walks back over every path to `hi`, asking `visit` of each instruction
@@ -693,25 +707,43 @@ fn walk_back(
     hi: usize,
     mut visit: impl FnMut(usize) -> Back,
 ) -> bool {
+    walk_back_value(insns, to, hi, 0, |j, _| visit(j))
+}
+
+/// [`walk_back`] following a register's value: `visit` sees each
+/// instruction once per register the value is in there, and may say the
+/// value was copied from another ([`Back::Copy`]), which the paths back
+/// from that instruction follow instead.
+fn walk_back_value(
+    insns: &[Insn],
+    to: &CondTargets,
+    hi: usize,
+    reg: u32,
+    mut visit: impl FnMut(usize, u32) -> Back,
+) -> bool {
     let preds = Preds::new(insns, to);
-    let mut work = Vec::new();
-    if hi >= insns.len() || !preds.of(hi, &mut work) {
+    let mut before = Vec::new();
+    if hi >= insns.len() || !preds.of(hi, &mut before) {
         return false;
     }
-    let mut seen = vec![false; insns.len()];
-    while let Some(j) = work.pop() {
-        if std::mem::replace(&mut seen[j], true) {
+    let mut work: Vec<(usize, u32)> = before.drain(..).map(|j| (j, reg)).collect();
+    let mut seen = vec![0u32; insns.len()];
+    while let Some((j, r)) = work.pop() {
+        let bit = 1u32 << (r & 31);
+        if seen[j] & bit != 0 {
             continue;
         }
-        match visit(j) {
-            Back::Stop => {}
+        seen[j] |= bit;
+        let r = match visit(j, r) {
+            Back::Stop => continue,
             Back::Fail => return false,
-            Back::On => {
-                if !preds.of(j, &mut work) {
-                    return false;
-                }
-            }
+            Back::On => r,
+            Back::Copy(from) => from,
+        };
+        if !preds.of(j, &mut before) {
+            return false;
         }
+        work.extend(before.drain(..).map(|p| (p, r)));
     }
     true
 }
@@ -760,36 +792,71 @@ fn last_def_far(
     reg: u32,
     lo12_adds: bool,
 ) -> Option<Vec<usize>> {
-    let preserved = (19..=28).contains(&reg);
     let mut defs: Vec<usize> = Vec::new();
-    let whole = walk_back(insns, to, hi, |j| {
+    let whole = walk_back_value(insns, to, hi, reg, |j, r| {
         let ins = &insns[j];
-        if let Some(w) = word(data, ins).filter(|&w| writes(w, ins.kind) == Some(reg)) {
-            // The same instruction, or with `lo12_adds` any `add reg, xP,
+        if let Some(w) = word(data, ins).filter(|&w| overwrites(w, ins.kind, r)) {
+            // With `lo12_adds`, a 64-bit `mov r, xS`: the address was kept
+            // in xS across code that needed r (clang's bstr_printf moves
+            // a table's address from x24 to x23 and back).
+            if lo12_adds
+                && w >> 31 == 1
+                && let Op::Mov { rd, rm } = op(w, 0)
+                && rd == r
+                && rm != 31
+            {
+                return Back::Copy(rm);
+            }
+            // The same instruction, or with `lo12_adds` any `add r, xP,
             // #lo12` (clang and gcc rematerialise a table's address from
             // whichever register holds its page; the caller checks that the
             // relocations name one table).
-            let alike = |d: u32| {
-                d == w
-                    || (lo12_adds
-                        && matches!(op(d, 0), Op::AddImm { rd, .. } if rd == reg)
-                        && matches!(op(w, 0), Op::AddImm { rd, .. } if rd == reg))
-            };
-            if defs
-                .first()
-                .is_some_and(|&d| !word(data, &insns[d]).is_some_and(alike))
+            let add = |d: u32| matches!(op(d, 0), Op::AddImm { .. });
+            let alike = |d: u32| d == w || (lo12_adds && add(d) && add(w));
+            if writes(w, ins.kind) != Some(r)
+                || defs
+                    .first()
+                    .is_some_and(|&d| !word(data, &insns[d]).is_some_and(alike))
             {
                 return Back::Fail;
             }
             defs.push(j);
             return Back::Stop;
         }
-        if matches!(ins.kind, Kind::Call | Kind::IndirectCall) && !preserved {
+        if matches!(ins.kind, Kind::Call | Kind::IndirectCall) && !(19..=28).contains(&r) {
             return Back::Fail;
         }
         Back::On
     });
     (whole && !defs.is_empty()).then_some(defs)
+}
+
+/// Whether an instruction word may write `reg`: [`writes`], and the second
+/// register of a load pair and the base register a pre- or post-indexed
+/// load or store writes back.
+fn overwrites(w: u32, kind: Kind, reg: u32) -> bool {
+    if writes(w, kind) == Some(reg) {
+        return true;
+    }
+    if kind != Kind::Other {
+        return false;
+    }
+    let rn = (w >> 5) & 31;
+    // Load/store pair: opc 101 V 0 mode L imm7 Rt2 Rn Rt (V: of vector
+    // registers, whose base register is still a general one).
+    if w & 0x3a00_0000 == 0x2800_0000 {
+        let mode = (w >> 23) & 3;
+        let general_load = w & 0x0440_0000 == 0x0040_0000;
+        return (general_load && (w >> 10) & 31 == reg) || ((mode == 1 || mode == 3) && rn == reg);
+    }
+    // Store exclusive (status in Rs), compare and swap (old value in Rs).
+    let rs = (w >> 16) & 31;
+    if (w & 0x3fc0_0000 == 0x0800_0000 || w & 0x3fa0_0000 == 0x08a0_0000) && rs == reg {
+        return true;
+    }
+    // Load/store register, immediate pre- or post-indexed: size 111 V 00
+    // opc 0 imm9 {01,11} Rn Rt.
+    w & 0x3b20_0400 == 0x3800_0400 && rn == reg
 }
 
 /// The first instruction of the straight-line code `at` is in: after the
@@ -1341,6 +1408,51 @@ impl Decoder for Arm64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the searches for a register's value take as writing it, on
+    /// words from binutils 2.40 (`-march=armv8.1-a`).
+    #[test]
+    fn registers_written() {
+        let o = Kind::Other;
+        // Prefetches write nothing (their Rt field is the prefetch kind).
+        for w in [
+            0xf980_00d1,
+            0xf980_0400,
+            0xf8a1_6800,
+            0xf89f_8000,
+            0xd800_0000,
+        ] {
+            assert_eq!(writes(w, o), None, "{w:#x}");
+            assert!((0..31).all(|r| !overwrites(w, o, r)), "{w:#x}");
+        }
+        let written = |w: u32| (0..31).filter(|&r| overwrites(w, o, r)).collect::<Vec<_>>();
+        // stxr w4, x3, [x6]; stlxr w5, w3, [x6]; stxp w5, x1, x2, [x0]; cas x1, x2, [x0]
+        // (Rt, a store's source, is over-approximated as written).
+        assert_eq!(written(0xc804_7cc3), [3, 4]);
+        assert_eq!(written(0x8805_fcc3), [3, 5]);
+        assert_eq!(written(0xc825_0801), [1, 5]);
+        assert_eq!(written(0xc8a1_7c02), [1, 2]);
+        // ldp x1, x2, [x0]; ldp x1, x2, [x0], #16; ldnp x1, x2, [x0];
+        // ldpsw x1, x2, [x0, #8]!
+        assert_eq!(written(0xa940_0801), [1, 2]);
+        assert_eq!(written(0xa8c1_0801), [0, 1, 2]);
+        assert_eq!(written(0xa840_0801), [1, 2]);
+        assert_eq!(written(0x69c1_0801), [0, 1, 2]);
+        // ldp q0, q1, [x3, #32]!: x3 written back, not x1 (q1).
+        assert!(written(0xadc1_0460).contains(&3) && !written(0xadc1_0460).contains(&1));
+        // ldr x0, [x1], #8; str x0, [x1, #8]!; ldr q0, [x2], #16: the base
+        // written back.
+        assert_eq!(written(0xf840_8420), [0, 1]);
+        assert_eq!(written(0xf800_8c20), [0, 1]);
+        assert!(written(0x3cc1_0440).contains(&2));
+        // ldr x0, [x1, #8]; ldur x0, [x1, #-8]; ldtr x0, [x1, #8]; ldxr x3,
+        // [x6]; stlr x3, [x6]: no write-back, no status.
+        assert_eq!(written(0xf940_0420), [0]);
+        assert_eq!(written(0xf85f_8020), [0]);
+        assert_eq!(written(0xf840_8820), [0]);
+        assert_eq!(written(0xc85f_7cc3), [3]);
+        assert_eq!(written(0xc89f_fcc3), [3]);
+    }
 
     #[test]
     fn decodes_switch_dispatch_forms() {

@@ -338,11 +338,13 @@ impl Insn {
 /// The conditional branches of a function by the offset they go to, built
 /// once for all its dispatches (a function may have thousands), and the
 /// calls the model knows never return (listed or declared noreturn: code
-/// after one is not reached from it).
+/// after one is not reached from it), and the cases of the function's
+/// switch tables read so far (the edges into code only a table reaches).
 #[derive(Debug, Default)]
 pub struct CondTargets {
     to: rustc_hash::FxHashMap<u64, Vec<usize>>,
     dead_calls: Vec<usize>,
+    cases: Vec<(u64, usize)>,
 }
 
 impl CondTargets {
@@ -357,7 +359,20 @@ impl CondTargets {
             }
         }
         dead_calls.sort_unstable();
-        CondTargets { to: m, dead_calls }
+        CondTargets {
+            to: m,
+            dead_calls,
+            cases: Vec::new(),
+        }
+    }
+    /// Records the cases (offsets) of the table dispatched by the indirect
+    /// jump `insns[jump]`, for the searches back from later dispatches.
+    pub fn add_cases(&mut self, jump: usize, cases: impl IntoIterator<Item = u64>) {
+        self.cases.extend(cases.into_iter().map(|t| (t, jump)));
+    }
+    /// The (case offset, indirect jump index) edges of the tables read.
+    pub fn cases(&self) -> &[(u64, usize)] {
+        &self.cases
     }
     /// Indexes of the conditional branches to `offset`, in order.
     pub fn to(&self, offset: u64) -> &[usize] {

@@ -159,53 +159,78 @@ impl JumpTables {
             }
             let insns = &code.insns[range.clone()];
             let data = m.obj.section_data(f.section);
-            let to = m.cond_targets(code, range.clone());
-            for (k, ins) in insns.iter().enumerate() {
-                if ins.kind != Kind::IndirectJump {
-                    continue;
-                }
-                let Some(tj) = m.dec.table_jump(insns, data, k, &to) else {
-                    if m.dec.dispatch_form(insns, data, k) {
-                        out.rejected += 1;
-                        out.unread.insert((f.section, ins.offset()));
-                    }
-                    continue;
+            let mut to = m.cond_targets(code, range.clone());
+            let mut attempt = |k: usize, to: &crate::arch::CondTargets| {
+                let Some(tj) = m.dec.table_jump(insns, data, k, to) else {
+                    return match m.dec.dispatch_form(insns, data, k) {
+                        true => Attempt::Rejected,
+                        false => Attempt::NoTable,
+                    };
                 };
                 // Without a bounds check objlint can tie to the index (it
                 // was spilled and reloaded, say), the table ends where the
                 // next thing its section is referenced at begins.
-                let read = match tj.entries {
-                    Some(n) => read_table(m, (&mut shared, &mut refs), fi, &tj, Some(n)),
-                    None => {
-                        let r = read_table(m, (&mut shared, &mut refs), fi, &tj, None);
-                        if r.is_some() {
-                            out.sized_by_next += 1;
-                        } else {
-                            out.unbounded += 1;
-                            out.unread.insert((f.section, ins.offset()));
-                            continue;
-                        }
-                        r
-                    }
-                };
-                match read {
-                    Some((table_section, table_offset, cases)) => {
-                        out.cases.insert((f.section, ins.offset()), cases.clone());
-                        out.tables.push(JumpTable {
-                            func: fi,
-                            section: f.section,
-                            jump: ins.offset(),
-                            table_section,
-                            table_offset,
-                            entry_size: tj.entry_size,
-                            cases,
-                        })
-                    }
-                    None => {
-                        out.rejected += 1;
-                        out.unread.insert((f.section, ins.offset()));
-                    }
+                let state = (&mut shared, &mut refs);
+                match read_table(m, state, fi, &tj, tj.entries) {
+                    Some(read) => Attempt::Read(tj.entry_size, read, tj.entries.is_none()),
+                    None if tj.entries.is_none() => Attempt::Unbounded,
+                    None => Attempt::Rejected,
                 }
+            };
+            let mut read: Vec<(usize, u8, Read, bool)> = Vec::new();
+            let mut failed: Vec<(usize, Attempt)> = Vec::new();
+            for (k, ins) in insns.iter().enumerate() {
+                if ins.kind != Kind::IndirectJump {
+                    continue;
+                }
+                match attempt(k, &to) {
+                    Attempt::Read(size, r, by_next) => read.push((k, size, r, by_next)),
+                    Attempt::NoTable => {}
+                    a => failed.push((k, a)),
+                }
+            }
+            // Code only a table reaches (its cases) is no way back to a
+            // later dispatch until that table is read: with the cases of
+            // those read, the others are tried again (msm.ko's two switches
+            // in one loop, the second's table address set before the loop).
+            let mut known = 0;
+            while known < read.len() && !failed.is_empty() {
+                for (k, _, (_, _, cases), _) in &read[known..] {
+                    to.add_cases(*k, cases.iter());
+                }
+                known = read.len();
+                failed.retain_mut(|(k, a)| match attempt(*k, &to) {
+                    Attempt::Read(size, r, by_next) => {
+                        read.push((*k, size, r, by_next));
+                        false
+                    }
+                    again => {
+                        *a = again;
+                        true
+                    }
+                });
+            }
+            read.sort_unstable_by_key(|r| r.0);
+            for (k, entry_size, (table_section, table_offset, cases), by_next) in read {
+                let jump = insns[k].offset();
+                out.sized_by_next += usize::from(by_next);
+                out.cases.insert((f.section, jump), cases.clone());
+                out.tables.push(JumpTable {
+                    func: fi,
+                    section: f.section,
+                    jump,
+                    table_section,
+                    table_offset,
+                    entry_size,
+                    cases,
+                });
+            }
+            for (k, a) in failed {
+                match a {
+                    Attempt::Unbounded => out.unbounded += 1,
+                    _ => out.rejected += 1,
+                }
+                out.unread.insert((f.section, insns[k].offset()));
             }
         }
         // Computed gotos (`goto *jumptable[i]`, ___bpf_prog_run): tables of
@@ -217,6 +242,18 @@ impl JumpTables {
 
 /// A table read for one dispatch: its section, offset and cases.
 type Read = (usize, u64, Cases);
+
+/// What one try at a dispatch's table came to.
+enum Attempt {
+    /// Read: its entry size, the table, whether sized by the next reference.
+    Read(u8, Read, bool),
+    /// Not a switch dispatch objlint knows.
+    NoTable,
+    /// A dispatch whose table was not found or not read consistently.
+    Rejected,
+    /// A table found, but not its size.
+    Unbounded,
+}
 
 /// A table's values, by its place, entry size, sign and count: read once
 /// however many dispatches read it.

@@ -12,6 +12,9 @@ for s in arm64-*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-after-noreturn.s -o arm64-switch-after-noreturn-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-pair-spill.s -o arm64-switch-pair-spill-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-one-spill.s -o arm64-switch-one-spill-fault.o
+aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-two-in-loop.s -o arm64-switch-two-in-loop-fault.o
+aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-moved.s -o arm64-switch-moved-fault.o
+aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-prefetch.s -o arm64-switch-prefetch-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-goto-split.s -o arm64-goto-split-fault.o
 # Renamed as the kernel renames its nVHE hypervisor objects (mapping
 # symbols included).
