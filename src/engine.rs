@@ -54,7 +54,7 @@ fn check_bytes_of(
     }
     // Decoded, the instructions are in the model: the code's pages go.
     let decoded = || give_back(held, data, obj.code_bytes());
-    match build_model(&obj, rules, &decoded) {
+    match build_model(&obj, rules, opts, &decoded) {
         Ok(model) => check_model(&mut rep, &model, rules, opts),
         Err(e) => rep.error = Some(e),
     }
@@ -85,10 +85,13 @@ const CHECK_BUG: &str = "internal error while checking (a bug in objlint)";
 fn build_model<'a>(
     obj: &'a Object<'a>,
     rules: &Rules,
+    opts: &Options,
     decoded: &(dyn Fn() + Sync),
 ) -> Result<Model<'a>, String> {
     catch_unwind(AssertUnwindSafe(|| {
-        timing::time(Phase::Model, || Model::build_then(obj, rules, decoded))
+        timing::time(Phase::Model, || {
+            Model::build_then(obj, rules, opts.kernel, decoded)
+        })
     }))
     .map_err(|_| CHECK_BUG.to_string())
 }
@@ -182,7 +185,7 @@ pub fn check_unit(
             if opts.arch.is_some_and(|a| a != obj.machine) {
                 return None;
             }
-            build_model(obj, rules, &|| {})
+            build_model(obj, rules, opts, &|| {})
                 .map_err(|e| rep.error = Some(e))
                 .ok()
         })

@@ -502,6 +502,9 @@ struct NoreturnFile {
     /// Functions a compiler calls right before a call that never returns.
     #[serde(default)]
     markers: Vec<String>,
+    /// Names on objtool's list in some kernel versions only.
+    #[serde(default)]
+    versioned: VersionedGroups,
 }
 
 /// A prefix a build gives every symbol of some objects
@@ -571,6 +574,71 @@ impl VersionedGroups {
             Machine::Aarch64 => &self.aarch64,
         };
         self.any.iter().chain(arch)
+    }
+}
+
+/// A list's name sets per architecture, built on first use: one for objects
+/// of no version a `versioned` entry names (or of unknown version), and one
+/// per version some entry names.
+#[derive(Debug, Default)]
+struct VersionedSets {
+    any_version: [OnceLock<NameSet>; 2],
+    versions: Vec<(KernelVersion, [OnceLock<NameSet>; 2])>,
+}
+
+impl VersionedSets {
+    fn new(groups: &VersionedGroups) -> VersionedSets {
+        let mut versions: Vec<KernelVersion> = groups
+            .all()
+            .flat_map(|v| v.absent_in.iter().copied())
+            .collect();
+        versions.sort_unstable();
+        versions.dedup();
+        VersionedSets {
+            any_version: Default::default(),
+            versions: versions
+                .into_iter()
+                .map(|v| (v, Default::default()))
+                .collect(),
+        }
+    }
+
+    /// The set for machine `m` in objects of version `kernel`: `fixed` (the
+    /// names of every version) with the `groups` names that version's list
+    /// has (all of them when the version is unknown or named nowhere).
+    fn get(
+        &self,
+        m: Machine,
+        kernel: Option<KernelVersion>,
+        groups: &VersionedGroups,
+        fixed: impl FnOnce() -> NameSet,
+    ) -> &NameSet {
+        let a = match m {
+            Machine::X86_64 => 0,
+            Machine::Aarch64 => 1,
+        };
+        let version = kernel.and_then(|k| self.versions.iter().find(|v| v.0 == k));
+        let slot = match version {
+            Some((_, sets)) => &sets[a],
+            None => &self.any_version[a],
+        };
+        slot.get_or_init(|| {
+            let mut s = fixed();
+            for v in groups.for_machine(m) {
+                if version.is_none_or(|(k, _)| !v.absent_in.contains(k)) {
+                    s.add_names(v.names.iter().cloned());
+                }
+            }
+            s
+        })
+    }
+
+    /// Forgets the sets built (the names they come from changed).
+    fn reset(&mut self) {
+        self.any_version = Default::default();
+        for (_, sets) in &mut self.versions {
+            *sets = Default::default();
+        }
     }
 }
 
@@ -969,11 +1037,9 @@ pub struct Rules {
     /// Names added by the config file (all architectures).
     extra_noreturn: Vec<String>,
     extra_uaccess_safe: Vec<String>,
-    /// `uaccess_safe()` per architecture, built on first use: for objects
-    /// of no version a `versioned` entry names, and per such version.
-    uaccess_safe_sets: [OnceLock<NameSet>; 2],
-    uaccess_safe_versions: Vec<(KernelVersion, [OnceLock<NameSet>; 2])>,
-    noreturn_sets: [OnceLock<NameSet>; 2],
+    /// `uaccess_safe()` and `noreturn()` per architecture and version.
+    uaccess_safe_sets: VersionedSets,
+    noreturn_sets: VersionedSets,
     /// return thunks, indirect thunks, frame-exempt calls, per arch.
     call_sets: [[OnceLock<NameSet>; 3]; 2],
     pub extra_exempt_sections: Vec<String>,
@@ -1174,29 +1240,18 @@ impl Rules {
         let mut landing_pads: LandingPadRules = load(dir, "landing_pads.toml", LANDING_PADS)?;
         landing_pads.log = log.clone();
         let uaccess_safe: UaccessFile = load(dir, "uaccess_safe.toml", UACCESS_SAFE)?;
-        let mut versions: Vec<KernelVersion> = uaccess_safe
-            .versioned
-            .all()
-            .flat_map(|v| v.absent_in.iter().copied())
-            .collect();
-        versions.sort_unstable();
-        versions.dedup();
-        let uaccess_safe_versions = versions
-            .into_iter()
-            .map(|v| (v, Default::default()))
-            .collect();
+        let noreturn: NoreturnFile = load(dir, "noreturn.toml", NORETURN)?;
         Ok(Rules {
             log,
-            noreturn: load(dir, "noreturn.toml", NORETURN)?,
+            uaccess_safe_sets: VersionedSets::new(&uaccess_safe.versioned),
+            noreturn_sets: VersionedSets::new(&noreturn.versioned),
+            noreturn,
             uaccess_safe,
             alternatives: load(dir, "alternatives.toml", ALTERNATIVES)?,
             calls: load(dir, "calls.toml", CALLS)?,
             noinstr: load(dir, "noinstr.toml", NOINSTR)?,
             extra_noreturn: Vec::new(),
             extra_uaccess_safe: Vec::new(),
-            uaccess_safe_sets: Default::default(),
-            uaccess_safe_versions,
-            noreturn_sets: Default::default(),
             call_sets: Default::default(),
             extra_exempt_sections: Vec::new(),
             prefixes: Vec::new(),
@@ -1223,21 +1278,14 @@ impl Rules {
         RULES.get_or_init(Rules::builtin)
     }
 
-    /// Functions that never return (list plus config), built once per arch.
-    pub fn noreturn(&self, m: Machine) -> &NameSet {
-        let slot = match m {
-            Machine::X86_64 => &self.noreturn_sets[0],
-            Machine::Aarch64 => &self.noreturn_sets[1],
-        };
-        slot.get_or_init(|| {
-            let mut s = names_for(
-                &self.noreturn.any,
-                &self.noreturn.x86_64,
-                &self.noreturn.aarch64,
-                m,
-            );
-            for n in &self.extra_noreturn {
-                s.insert(n);
+    /// Functions that never return (list plus config), in objects of kernel
+    /// version `kernel` (every version's names when it is unknown).
+    pub fn noreturn(&self, m: Machine, kernel: Option<KernelVersion>) -> &NameSet {
+        let n = &self.noreturn;
+        self.noreturn_sets.get(m, kernel, &n.versioned, || {
+            let mut s = names_for(&n.any, &n.x86_64, &n.aarch64, m);
+            for name in &self.extra_noreturn {
+                s.insert(name);
             }
             s
         })
@@ -1260,30 +1308,16 @@ impl Rules {
 
     pub fn extend_noreturn(&mut self, names: &[String]) {
         self.extra_noreturn.extend(names.iter().cloned());
-        self.noreturn_sets = Default::default();
+        self.noreturn_sets.reset();
     }
 
     /// Functions that may run with user access open (list plus config), in
     /// objects of kernel version `kernel` (every version's names when it is
     /// unknown).
     pub fn uaccess_safe(&self, m: Machine, kernel: Option<KernelVersion>) -> &NameSet {
-        let a = match m {
-            Machine::X86_64 => 0,
-            Machine::Aarch64 => 1,
-        };
-        let version = kernel.and_then(|k| self.uaccess_safe_versions.iter().find(|v| v.0 == k));
-        let slot = match version {
-            Some((_, sets)) => &sets[a],
-            None => &self.uaccess_safe_sets[a],
-        };
-        slot.get_or_init(|| {
-            let u = &self.uaccess_safe;
+        let u = &self.uaccess_safe;
+        self.uaccess_safe_sets.get(m, kernel, &u.versioned, || {
             let mut s = names_for(&u.any, &u.x86_64, &u.aarch64, m);
-            for v in u.versioned.for_machine(m) {
-                if version.is_none_or(|(k, _)| !v.absent_in.contains(k)) {
-                    s.add_names(v.names.iter().cloned());
-                }
-            }
             for n in &self.extra_uaccess_safe {
                 s.insert(n);
             }
@@ -1542,11 +1576,7 @@ impl Rules {
 
     pub fn extend_uaccess_safe(&mut self, names: &[String]) {
         self.extra_uaccess_safe.extend(names.iter().cloned());
-        self.uaccess_safe_sets = Default::default();
-        for (_, sets) in &mut self.uaccess_safe_versions {
-            *sets = Default::default();
-        }
-        self.uaccess_safe_sets = Default::default();
+        self.uaccess_safe_sets.reset();
     }
 
     pub fn extend_exempt_sections(&mut self, names: &[String]) {
@@ -1593,10 +1623,25 @@ mod tests {
     #[test]
     fn embedded_rules_parse() {
         let r = Rules::builtin();
-        let x = r.noreturn(Machine::X86_64);
+        let x = r.noreturn(Machine::X86_64, None);
         assert!(x.contains("panic"));
         assert!(x.contains("hlt_play_dead"));
-        assert!(!r.noreturn(Machine::Aarch64).contains("hlt_play_dead"));
+        assert!(x.contains("fortify_panic") && x.contains("__fortify_panic"));
+        assert!(!r.noreturn(Machine::Aarch64, None).contains("hlt_play_dead"));
+        // Each version's objtool list where the version is known: Linux 6.1's
+        // global_noreturns[], 6.12's noreturns.h.
+        let version = KernelVersion::parse;
+        let x61 = r.noreturn(Machine::X86_64, version("6.1.0-35-amd64"));
+        assert!(x61.contains("fortify_panic") && !x61.contains("__fortify_panic"));
+        assert!(!x61.contains("arch_cpu_idle_dead") && !x61.contains("start_kernel"));
+        assert!(x61.contains("rewind_stack_and_make_dead") && x61.contains("panic"));
+        let x612 = r.noreturn(Machine::X86_64, version("6.12"));
+        assert!(!x612.contains("fortify_panic") && x612.contains("__fortify_panic"));
+        assert!(x612.contains("arch_cpu_idle_dead"));
+        assert!(
+            r.noreturn(Machine::Aarch64, version("6.1"))
+                .contains("cpu_die")
+        );
         assert!(x.contains("_RNvNtCs1_4core9panicking5panic"));
         assert!(r.is_prefix_symbol("__cfi_foo"));
         assert!(r.doc("fallthrough").is_some());

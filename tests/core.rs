@@ -904,7 +904,7 @@ fn libc_noreturn_calls_end_their_callers() {
             .collect();
         last_calls.sort_unstable();
         assert_eq!(last_calls, ["bad_arg", "check", "stop", "usage"], "{arch}");
-        let noreturn = rules.noreturn(obj.machine);
+        let noreturn = rules.noreturn(obj.machine, None);
         for callee in ["exit", "err", "__assert_fail", "abort"] {
             assert!(noreturn.contains(callee), "{callee}");
         }
@@ -951,7 +951,7 @@ fn linux_6_1_shapes_are_clean() {
             ["__invalid_creds", "fortify_panic", "lbug_with_loc"],
             "{arch}"
         );
-        let noreturn = rules.noreturn(obj.machine);
+        let noreturn = rules.noreturn(obj.machine, None);
         for callee in last_callees {
             assert!(noreturn.contains(callee), "{callee}");
         }
@@ -968,6 +968,59 @@ fn linux_6_1_shapes_are_clean() {
         let out = objlint(&core_dir(), &["check", "--format", "short", "-q", &name]);
         assert_eq!(text(&out.stdout), "", "{arch}: {}", text(&out.stderr));
         assert_eq!(out.status.code(), Some(0), "{arch}");
+    }
+}
+
+/// What never returns is each kernel version's (testdata/core/x86/
+/// kernel-version.s, its version from a vmlinux.o's `linux_banner`): 6.1's
+/// `arch_cpu_idle_dead()` may return, 6.12's is listed, and each version's
+/// objtool says so of its own build; a listed name defined as a code label
+/// (6.1's `rewind_stack_and_make_dead`, no function symbol) ends the path
+/// where once `oops_end()` fell through. objtool's verdicts are beside the
+/// objects; its other line, "unreachable instruction" at the label's trap,
+/// is about code no function covers, which objlint does not judge.
+#[test]
+fn noreturn_lists_follow_the_kernel_version() {
+    let dir = core_dir().join("x86");
+    for (obj, kernel) in [
+        ("kernel-version", None),
+        ("kernel-version-612", None),
+        // `--kernel` over the banner.
+        ("kernel-version", Some("6.12")),
+        ("kernel-version-612", Some("6.1")),
+    ] {
+        let o = format!("{obj}.o");
+        let mut args = vec!["check", "--format", "short", "-q", &o];
+        if let Some(k) = kernel {
+            args.extend(["--kernel", k]);
+        }
+        let out = objlint(&dir, &args);
+        let ours: Vec<String> = text(&out.stdout)
+            .lines()
+            .map(|l| l.split_once(": ").map_or(l, |(_, r)| r).to_string())
+            .collect();
+        let version = kernel.unwrap_or(if obj.ends_with("612") { "6.12" } else { "6.1" });
+        let want: Vec<String> = match version {
+            "6.1" => vec![],
+            _ => vec![
+                "idle+0x6: warning: arch_cpu_idle_dead() is missing a __noreturn annotation [unreachable]"
+                    .to_string(),
+            ],
+        };
+        assert_eq!(ours, want, "{obj} --kernel {kernel:?}");
+        if kernel.is_none() {
+            let verdict = std::fs::read_to_string(dir.join(format!("{obj}.objtool.txt"))).unwrap();
+            let theirs: Vec<&str> = verdict
+                .lines()
+                .filter_map(|l| l.split_once(": warning: objtool: ").map(|(_, r)| r))
+                .filter(|r| !r.starts_with(".text+"))
+                .collect();
+            let ours: Vec<String> = want
+                .iter()
+                .map(|w| w.replace(": warning: ", ": ").replace(" [unreachable]", ""))
+                .collect();
+            assert_eq!(theirs, ours, "{obj}: objtool's verdict");
+        }
     }
 }
 

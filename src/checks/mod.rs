@@ -156,9 +156,7 @@ impl<'a> Ctx<'a> {
             rules,
             opts,
             kernel: profile::is_kernel(model, rules, opts),
-            kernel_version: opts
-                .kernel
-                .or_else(|| crate::rules::KernelVersion::parse(model.obj.modinfo("vermagic")?)),
+            kernel_version: opts.kernel.or(model.kernel),
             flow: Default::default(),
             speculation: Default::default(),
         }

@@ -201,7 +201,7 @@ fn listed_noreturn(cx: &Ctx, code: &SectionCode, k: usize) -> bool {
     }
     let dest = code.dest(k);
     cx.rules
-        .noreturn(m.obj.machine)
+        .noreturn(m.obj.machine, m.kernel)
         .contains(&m.dest_name(dest))
         || match dest {
             Dest::Local { section, offset } => m

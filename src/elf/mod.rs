@@ -926,6 +926,20 @@ impl<'a> Object<'a> {
             .find_map(|e| e.strip_prefix(key)?.strip_prefix('='))
     }
 
+    /// The release a linked kernel says it is: vmlinux.o's `linux_banner`
+    /// ("Linux version 6.1.192 (...)"), `6.1.192`.
+    pub fn banner_release(&self) -> Option<&'a str> {
+        let s = self
+            .symbols
+            .iter()
+            .find(|s| s.st_type == STT_OBJECT && &*s.name == "linux_banner")?;
+        let data = self.section_data(s.section_index()?);
+        let start = usize::try_from(s.value).ok()?;
+        let end = start.checked_add(usize::try_from(s.size).ok()?)?;
+        let text = std::str::from_utf8(data.get(start..end)?.split(|&b| b == 0).next()?).ok()?;
+        text.strip_prefix("Linux version ")?.split(' ').next()
+    }
+
     /// The bytes of a section (empty for NOBITS).
     pub fn section_data(&self, index: usize) -> &'a [u8] {
         &self.data[self.sections[index].file_range()]

@@ -47,6 +47,9 @@ pub struct Model<'a> {
     /// Per symbol: named in the noreturn list (undefined symbols and global
     /// or weak functions only), looked up once instead of at every call.
     listed_noreturn: Vec<bool>,
+    /// Listed noreturn labels of code that are no function (see
+    /// [`noreturn::listed_labels`]).
+    noreturn_labels: Vec<(usize, u64)>,
     /// Undefined symbols a compiler calls right before a call that never
     /// returns (rules/noreturn.toml `markers`), sorted.
     noreturn_markers: Vec<usize>,
@@ -77,23 +80,31 @@ pub struct Model<'a> {
     /// Places where a symbol of code starts (functions, and `STT_NOTYPE`
     /// labels of hand-written code), for telling calls from intra-function calls.
     symbol_starts: rustc_hash::FxHashSet<(usize, u64)>,
+    /// The kernel version whose objtool lists apply (`--kernel`, the
+    /// config, a module's vermagic, or a vmlinux.o's banner), when known.
+    pub kernel: Option<crate::rules::KernelVersion>,
 }
 
 impl<'a> Model<'a> {
     pub fn build(obj: &'a Object<'a>, rules: &Rules) -> Model<'a> {
-        Model::build_then(obj, rules, &|| {})
+        Model::build_then(obj, rules, None, &|| {})
     }
 
     /// [`Model::build`], calling `decoded` once every executable section is
     /// decoded: from then on the code's bytes are read only here and there
     /// (a finding's bytes, a patch site), so a caller holding the file's
-    /// mapping may give those pages back.
+    /// mapping may give those pages back. `kernel`, the version whose lists
+    /// apply, defaults to a module's vermagic or a vmlinux.o's banner.
     pub fn build_then(
         obj: &'a Object<'a>,
         rules: &Rules,
+        kernel: Option<crate::rules::KernelVersion>,
         decoded: &(dyn Fn() + Sync),
     ) -> Model<'a> {
         let dec = decoder(obj.machine);
+        let kernel = kernel
+            .or_else(|| crate::rules::KernelVersion::parse(obj.modinfo("vermagic")?))
+            .or_else(|| crate::rules::KernelVersion::parse(obj.banner_release()?));
         // Work that needs only the object runs beside the rest (vmlinux.o's
         // serial parts bound how far one object scales).
         let (functions, alt_table) = rayon::join(
@@ -198,7 +209,7 @@ impl<'a> Model<'a> {
                 .collect();
             let listed_noreturn = noreturn::listed_noreturn(
                 obj,
-                rules.noreturn(obj.machine),
+                rules.noreturn(obj.machine, kernel),
                 &crate::elf::dwarf::noreturn_names(obj),
                 rules.noreturn_renamed(obj.machine),
             );
@@ -242,6 +253,7 @@ impl<'a> Model<'a> {
             exports_asked: false,
             functions,
             starts,
+            noreturn_labels: noreturn::listed_labels(obj, &listed_noreturn),
             listed_noreturn,
             noreturn_markers: noreturn::markers(obj, rules.noreturn_markers()),
             landing: std::sync::OnceLock::new(),
@@ -254,6 +266,7 @@ impl<'a> Model<'a> {
             indirect_jumps_leave: rules.indirect_jumps_leave(obj.machine),
             symbol_starts,
             alts,
+            kernel,
         };
         // Walks read the switch tables at their first dispatch, in parallel
         // (noreturn inference, the flow walk): built here, before them, as a

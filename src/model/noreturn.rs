@@ -26,7 +26,11 @@ pub(super) fn listed_noreturn(
         .map(|s| {
             let candidate = match s.section {
                 crate::elf::SymSection::Undef => s.index != 0,
-                crate::elf::SymSection::Section(_) => s.is_func() && s.is_global(),
+                // Functions, and the global labels of hand-written code
+                // (SYM_CODE_START: vmlinux.o's rewind_stack_and_make_dead).
+                crate::elf::SymSection::Section(_) => {
+                    (s.is_func() || s.st_type == crate::elf::STT_NOTYPE) && s.is_global()
+                }
                 _ => false,
             };
             candidate
@@ -38,6 +42,20 @@ pub(super) fn listed_noreturn(
                     }))
         })
         .collect()
+}
+
+/// Where the listed labels of code that are no function of the model start
+/// (`STT_NOTYPE` symbols: Linux's SYM_CODE_START), sorted.
+pub(super) fn listed_labels(obj: &Object, listed: &[bool]) -> Vec<(usize, u64)> {
+    let mut out: Vec<(usize, u64)> = obj
+        .symbols
+        .iter()
+        .filter(|s| s.st_type == crate::elf::STT_NOTYPE && listed[s.index])
+        .filter_map(|s| Some((s.section_index()?, s.value)))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The undefined symbols named in `names` (rules/noreturn.toml `markers`).
@@ -83,11 +101,22 @@ impl<'a> Model<'a> {
     pub fn is_noreturn(&self, dest: Dest) -> bool {
         match dest {
             Dest::External { sym } => self.listed_noreturn[sym],
-            Dest::Local { section, offset } => self
-                .function_at_start(section, offset)
-                .is_some_and(|i| self.function_noreturn(i)),
+            Dest::Local { section, offset } => {
+                self.function_at_start(section, offset)
+                    .is_some_and(|i| self.function_noreturn(i))
+                    || self.listed_label(section, offset)
+            }
             Dest::None => false,
         }
+    }
+
+    /// Whether a listed noreturn label that is no function starts here.
+    fn listed_label(&self, section: usize, offset: u64) -> bool {
+        !self.noreturn_labels.is_empty()
+            && self
+                .noreturn_labels
+                .binary_search(&(section, offset))
+                .is_ok()
     }
 
     /// Whether the direct call at index `i` never returns.
@@ -110,7 +139,10 @@ impl<'a> Model<'a> {
             .filter(|&k| code.insns[k].kind == Kind::Call)
             .filter(|&k| match code.dest_link(k) {
                 (Dest::External { sym }, _) => self.listed_noreturn[sym],
-                (Dest::Local { .. }, link) => link.is_some_and(|c| self.declared_noreturn(c)),
+                (Dest::Local { section, offset }, link) => {
+                    link.is_some_and(|c| self.declared_noreturn(c))
+                        || self.listed_label(section, offset)
+                }
                 (Dest::None, _) => false,
             })
             .map(|k| k - start)
@@ -122,7 +154,10 @@ impl<'a> Model<'a> {
     pub(super) fn goes_to_noreturn(&self, dest: Dest, link: Option<usize>) -> bool {
         match dest {
             Dest::External { sym } => self.listed_noreturn[sym],
-            Dest::Local { .. } => link.is_some_and(|c| self.function_noreturn(c)),
+            Dest::Local { section, offset } => {
+                link.is_some_and(|c| self.function_noreturn(c))
+                    || self.listed_label(section, offset)
+            }
             Dest::None => false,
         }
     }

@@ -35,6 +35,8 @@ $X86_GCC -c linux61.c -o x86/linux61.o
 $A64_GCC -c linux61.c -o arm64/linux61.o
 
 for s in x86/*.s; do as --64 "$s" -o "${s%.s}.o"; done
+# The same code as Linux 6.12 builds it (its banner).
+as --64 --defsym V612=1 x86/kernel-version.s -o x86/kernel-version-612.o
 for s in arm64/*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
 # An alternative's replacement the mapping symbols call data (clang's).
 clang-19 --target=aarch64-linux-gnu -march=armv8.3-a -c arm64-alt-subsection.s -o arm64/alt-subsection-clang.o
@@ -50,6 +52,20 @@ if [ -x "$OBJTOOL" ]; then
     {
       echo "# objtool --stackval --uaccess --rethunk $o.o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
       (cd "$t" && "$OBJTOOL" --stackval --uaccess --rethunk "$o.o" 2>&1 || true)
+    } >"x86/$o.objtool.txt"
+    rm -rf "$t"
+  done
+  # Each kernel version's objtool on its own build of kernel-version.s.
+  OBJTOOL61=${OBJTOOL61:-$HOME/.cache/objcorpus61/bin/objtool}
+  for v in 61:kernel-version 612:kernel-version-612; do
+    o=${v#*:}
+    bin=$OBJTOOL; [ "${v%%:*}" = 61 ] && bin=$OBJTOOL61
+    [ -x "$bin" ] || continue
+    t=$(mktemp -d)
+    cp "x86/$o.o" "$t/"
+    {
+      echo "# objtool --orc --uaccess $o.o   (objtool ${v%%:*} from fetch-corpus.sh, $(date -u +%Y-%m-%d))" | sed 's/objtool 61 /objtool 6.1 /; s/objtool 612 /objtool 6.12 /'
+      (cd "$t" && "$bin" --orc --uaccess "$o.o" 2>&1 || true)
     } >"x86/$o.objtool.txt"
     rm -rf "$t"
   done
