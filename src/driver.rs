@@ -480,7 +480,7 @@ pub fn unwind(o: &UnwindOptions) -> Result<Unwound, Failure> {
             Ok(Unwound::Orc {
                 walked: computed.walked,
                 unexpressible: computed.unexpressible,
-                agreement: compare_orc(&m, &computed.rows, &reference, o.examples),
+                agreement: compare_orc(&m, &computed, &reference, o.examples),
             })
         }
     }

@@ -18,6 +18,8 @@ use std::collections::BTreeMap;
 pub struct Computed {
     pub rows: Vec<Vec<(u64, OrcEntry)>>,
     pub unexpressible: usize,
+    /// Alternative sites whose versions disagree on a row (sorted).
+    pub conflicts: Vec<crate::model::special::At>,
     pub walked: usize,
     /// The stack state before every instruction walked.
     pub states: FxHashMap<crate::model::walk::Loc, Cfi>,
@@ -33,10 +35,11 @@ pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64
         ends.entry(at).or_insert(c);
     }
     let frame = Frame::new(m.dec.frame());
-    let (rows, unexpressible) = orc::generate(m, &frame, &states, &ends, prefix);
+    let g = orc::generate(m, &frame, &states, &ends, prefix);
     Computed {
-        rows,
-        unexpressible,
+        rows: g.rows,
+        unexpressible: g.unexpressible,
+        conflicts: g.conflicts,
         walked: states.len(),
         states,
     }
@@ -256,6 +259,7 @@ fn effective(rows: &[(u64, OrcEntry)], at: u64) -> OrcEntry {
 /// Why the two tables differ at a row address, as far as the object tells.
 fn class(
     m: &Model,
+    conflicts: &[crate::model::special::At],
     reference: &[(u64, OrcEntry)],
     sec: usize,
     ip: u64,
@@ -303,6 +307,19 @@ fn class(
         }
         return "not walked by objtool".into();
     }
+    if let Some(site) = m.alts.site_containing(sec, ip) {
+        // Versions of the code that disagree at one byte: no table is right
+        // for all of them (objtool: "stack layout conflict in alternatives").
+        if conflicts.binary_search(&(sec, site.start)).is_ok() {
+            return "in a site whose alternatives conflict (stack-mismatch there)".into();
+        }
+        // ALTERNATIVE_2 and _3: objtool before Linux 6.3 ("objtool: Fix
+        // overlapping alternatives") kept one group per entry and wrote the
+        // states of the last entry's replacement only.
+        if site.repls.len() > 1 {
+            return "in a site with several alternatives (objtool before 6.3 writes the last one's states only)".into();
+        }
+    }
     let mut what = Vec::new();
     if r.ty != c.ty {
         what.push("type");
@@ -325,10 +342,11 @@ fn class(
 /// code sections keep their indexes).
 pub fn compare_orc(
     m: &Model,
-    computed: &[Vec<(u64, OrcEntry)>],
+    computed: &Computed,
     reference: &[Vec<(u64, OrcEntry)>],
     examples: usize,
 ) -> OrcAgreement {
+    let (conflicts, computed) = (&computed.conflicts, &computed.rows);
     let mut a = OrcAgreement::default();
     for sec in 0..computed.len().max(reference.len()) {
         let ours = computed.get(sec).map_or(&[][..], Vec::as_slice);
@@ -347,7 +365,7 @@ pub fn compare_orc(
             }
             a.disagree += 1;
             *a.classes
-                .entry(class(m, theirs, sec, ip, &r, &c))
+                .entry(class(m, conflicts, theirs, sec, ip, &r, &c))
                 .or_default() += 1;
             if a.examples.len() < examples {
                 a.examples.push(format!(

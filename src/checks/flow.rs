@@ -1385,8 +1385,8 @@ impl Walk<'_, '_, '_> {
                 _ => {}
             }
         }
-        if self.p.collect_states
-            && self.stack
+        // Also for the site check below, not only for the ORC.
+        if self.stack
             && let Some(at) = st.replacement_end
         {
             self.replacement_ends.push((at, s.cfi));
@@ -2173,6 +2173,9 @@ fn walk_root_from(
     if stack && (p.orc.is_some() || p.cfi.is_some()) {
         compare_tables(cx, p, &mut w);
     }
+    if stack && w.on(STACK_MISMATCH) {
+        site_conflicts(&mut w);
+    }
     let mut states = Vec::new();
     if p.collect_states && stack {
         let sec = f.section;
@@ -2222,6 +2225,116 @@ fn walk_root_from(
         states,
         replacement_ends: w.replacement_ends,
         gaps: w.gaps,
+    }
+}
+
+/// stack-mismatch at alternative sites, as objtool's `propagate_alt_cfi()`:
+/// the unwinder finds a site's state by address whichever version of its
+/// code runs, so the original and every replacement (and the place a
+/// shorter one ends) must have one state wherever two have an instruction
+/// at the same byte of the site. Linux 6.1's FILL_RETURN_BUFFER has two
+/// replacements, the second ending where the first makes its second call,
+/// a word deeper: objtool 6.12 says so, 6.1's kept only the last
+/// replacement's states and said nothing. Versions are laid over each other
+/// in objtool's order (replacements last entry first, then the original),
+/// and the first instruction to disagree is named.
+fn site_conflicts(w: &mut Walk) {
+    let m = w.model();
+    let f = w.root;
+    let Some(code) = m.section_code(f.section) else {
+        return;
+    };
+    let sites: Vec<&crate::model::alternatives::AltSite> = m
+        .alts
+        .sites_overlapping(f.section, f.start, f.end)
+        .iter()
+        .filter(|s| s.start >= f.start && s.end <= f.end && s.end > s.start)
+        .filter(|s| !s.repls.is_empty())
+        .collect();
+    for site in sites {
+        let len = (site.end - site.start) as usize;
+        let mut at: Vec<Option<u32>> = vec![None; len];
+        // (state id, state id, the place of the second: section, offset).
+        let mut conflict: Option<(u32, u32, At)> = None;
+        let frame = &w.p.frame;
+        // Compared as paths meeting at an instruction are (stack-mismatch):
+        // the frame address, the saved registers, the type, DRAP.
+        let mut lay = |k: usize, id: u32, place: At, cfis: &[Cfi]| {
+            if conflict.is_some() || k >= len || id as usize >= cfis.len() {
+                return;
+            }
+            match at[k] {
+                None => at[k] = Some(id),
+                Some(first)
+                    if frame
+                        .mismatch(&cfis[first as usize], &cfis[id as usize])
+                        .is_some() =>
+                {
+                    conflict = Some((first, id, place));
+                }
+                Some(_) => {}
+            }
+        };
+        for r in site.repls.iter().rev().filter(|r| r.end > r.start) {
+            let Some(rc) = m.section_code(r.section) else {
+                continue;
+            };
+            let mut q = rc.lower_bound(r.start);
+            while q < rc.insns.len() && rc.insns[q].offset() < r.end {
+                if let Some(rec) = w.rest.get(&(r.section, q)) {
+                    let off = rc.insns[q].offset();
+                    lay((off - r.start) as usize, rec.cfi, (r.section, off), &w.cfis);
+                }
+                q += 1;
+            }
+            let end = site.start + (r.end - r.start);
+            if end < site.end
+                && let Some(&(_, c)) = w
+                    .replacement_ends
+                    .iter()
+                    .find(|(a, _)| *a == (f.section, end))
+            {
+                // The state after it (objtool's jump back to the site's
+                // end), interned for the comparison.
+                w.cfis.push(c);
+                let id = (w.cfis.len() - 1) as u32;
+                lay((r.end - r.start) as usize, id, (r.section, r.end), &w.cfis);
+            }
+        }
+        let mut i = code.lower_bound(site.start);
+        while i < code.insns.len() && code.insns[i].offset() < site.end {
+            if let Some(rec) = i.checked_sub(w.base).and_then(|k| w.own.get(k)) {
+                let off = code.insns[i].offset();
+                lay(
+                    (off - site.start) as usize,
+                    rec.cfi,
+                    (f.section, off),
+                    &w.cfis,
+                );
+            }
+            i += 1;
+        }
+        let Some((first, other, (sec, off))) = conflict else {
+            continue;
+        };
+        let (first, other) = (w.cfis[first as usize], w.cfis[other as usize]);
+        let where_ = m.place_name(sec, off);
+        let owner = m.function_containing(f.section, site.start);
+        // Found after the walk: no path of it ends here.
+        let cut = w.cut;
+        w.at_trail = NO_TRAIL;
+        w.event(
+            STACK_MISMATCH,
+            (f.section, site.start),
+            format!("stack layout conflict in alternatives: {where_}"),
+            owner,
+        );
+        w.cut = cut;
+        let frame = &w.p.frame;
+        let (a, b) = (frame.describe(&first), frame.describe(&other));
+        let e = w.last();
+        e.notes.push(format!("one version of the site here: {a}"));
+        e.notes.push(format!("another, at {where_}: {b}"));
     }
 }
 

@@ -24,16 +24,26 @@ pub fn has_orc(m: &Model, section: usize) -> bool {
         && !s.name.starts_with(".discard.")
 }
 
-/// The rows of every section (empty for sections without ORC), and the
-/// states objtool could not have written (`unknown CFA base reg` ...).
+/// What [`generate`] made: the rows of every section (empty for sections
+/// without ORC), the states objtool could not have written (`unknown CFA
+/// base reg` ...), and the alternative sites whose versions disagree on a
+/// row at one byte (a stack layout conflict: no one table fits them all).
+pub struct Generated {
+    pub rows: Vec<Vec<(u64, OrcEntry)>>,
+    pub unexpressible: usize,
+    pub conflicts: Vec<At>,
+}
+
+/// The ORC of every section (see [`Generated`]).
 pub fn generate(
     m: &Model,
     frame: &Frame,
     states: &FxHashMap<Loc, Cfi>,
     replacement_ends: &FxHashMap<At, Cfi>,
     prefix: Option<u64>,
-) -> (Vec<Vec<(u64, OrcEntry)>>, usize) {
+) -> Generated {
     let mut errors = 0;
+    let mut conflicts = Vec::new();
     let mut entry = |c: &Cfi| match frame.orc(c) {
         Ok(e) => e,
         Err(_) => {
@@ -106,6 +116,7 @@ pub fn generate(
                     at[k] = states.get(&(sec, j)).copied();
                     j += 1;
                 }
+                let mut conflict = false;
                 for r in site.repls.iter().filter(|r| r.end > r.start) {
                     let Some(rc) = m.section_code(r.section) else {
                         continue;
@@ -114,10 +125,12 @@ pub fn generate(
                     while q < rc.insns.len() && rc.insns[q].offset() < r.end {
                         let k = (rc.insns[q].offset() - r.start) as usize;
                         if k < at.len()
-                            && at[k].is_none()
                             && let Some(c) = states.get(&(r.section, q))
                         {
-                            at[k] = Some(*c);
+                            match at[k] {
+                                None => at[k] = Some(*c),
+                                Some(a) => conflict |= frame.orc(&a).ok() != frame.orc(c).ok(),
+                            }
                         }
                         q += 1;
                     }
@@ -126,11 +139,16 @@ pub fn generate(
                 for r in &site.repls {
                     let k = (r.end - r.start) as usize;
                     if k < at.len()
-                        && at[k].is_none()
                         && let Some(c) = replacement_ends.get(&(sec, site.start + k as u64))
                     {
-                        at[k] = Some(*c);
+                        match at[k] {
+                            None => at[k] = Some(*c),
+                            Some(a) => conflict |= frame.orc(&a).ok() != frame.orc(c).ok(),
+                        }
                     }
+                }
+                if conflict {
+                    conflicts.push((sec, site.start));
                 }
                 for (k, c) in at.iter().enumerate() {
                     if let Some(c) = c {
@@ -150,5 +168,9 @@ pub fn generate(
             rows.push((m.obj.sections[sec].size, OrcEntry::undefined()));
         }
     }
-    (out, errors)
+    Generated {
+        rows: out,
+        unexpressible: errors,
+        conflicts,
+    }
 }

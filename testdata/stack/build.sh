@@ -62,6 +62,12 @@ as --64 x86-reachable-call.s -o x86-reachable-call.o
 as --64 --defsym UNANNOTATED=1 x86-reachable-call.s -o x86-reachable-call-unannotated.o
 as --64 x86-fp-sibling.s -o x86-fp-trampoline.o
 as --64 --defsym SIBLING=1 x86-fp-sibling.s -o x86-fp-sibling.o
+# Two alternatives at one site: as Linux 6.1 (a stack layout conflict) and
+# as 6.12 (FIXED), each with .altinstructions laid out for 6.12 and 6.1.
+as --64 x86-alt2.s -o x86-alt2.o
+as --64 --defsym FIXED=1 x86-alt2.s -o x86-alt2-fixed.o
+as --64 --defsym V61=1 x86-alt2.s -o x86-alt2-61.o
+as --64 --defsym V61=1 --defsym FIXED=1 x86-alt2.s -o x86-alt2-fixed-61.o
 
 A="-O2 -fno-strict-aliasing -fno-common -fasynchronous-unwind-tables"
 aarch64-linux-gnu-gcc $A -mbranch-protection=pac-ret -c frames.c -o arm64-gcc.o
@@ -115,6 +121,12 @@ if [ -x "$OBJTOOL" ]; then
   verdict x86-fp-detect.stackval.objtool.txt x86-fp-detect --stackval
   verdict x86-fp-trampoline.stackval.objtool.txt x86-fp-trampoline --stackval
   verdict x86-fp-sibling.stackval.objtool.txt x86-fp-sibling --stackval
+  verdict x86-alt2.objtool.txt x86-alt2 --orc
+  verdict x86-alt2-fixed.objtool.txt x86-alt2-fixed --orc
+  for o in x86-alt2 x86-alt2-fixed; do
+    cp "$o.o" "$o.orc.o"
+    "$OBJTOOL" --orc "$o.orc.o" 2>/dev/null || true
+  done
   # The paths objtool follows to each warning (its branch lines).
   verdict x86-cases.backtrace.objtool.txt x86-cases --orc --backtrace
 else
@@ -127,7 +139,7 @@ fi
 # overrides): X.orc61.o, which tests/stack.rs reads as it reads 6.1 modules.
 OBJTOOL61=${OBJTOOL61:-$HOME/.cache/objcorpus61/bin/objtool}
 if [ -x "$OBJTOOL61" ]; then
-  for o in x86-gcc x86-gcc-fp x86-clang x86-clang-fp x86-hints61 x86-cold-cases; do
+  for o in x86-gcc x86-gcc-fp x86-clang x86-clang-fp x86-hints61 x86-cold-cases x86-alt2-61 x86-alt2-fixed-61; do
     cp "$o.o" "$o.orc61.o"
     "$OBJTOOL61" --orc "$o.orc61.o"
   done
