@@ -528,7 +528,17 @@ fn op_at(insns: &[Insn], data: &[u8], k: usize) -> Option<Op> {
 /// Over-approximated (a store's `Rt` counts): a search that meets an
 /// unexpected writer gives up.
 fn writes(w: u32, kind: Kind) -> Option<u32> {
-    if kind != Kind::Other || prefetch(w) {
+    if prefetch(w) {
+        return None;
+    }
+    may_write(w, kind)
+}
+
+/// [`writes`] without the prefetches, for the decoder's own bookkeeping
+/// (where a prefetch taken for a write costs nothing but a forgotten
+/// constant, and a test per instruction would).
+fn may_write(w: u32, kind: Kind) -> Option<u32> {
+    if kind != Kind::Other {
         return None;
     }
     match op(w, 0) {
@@ -560,7 +570,7 @@ fn sets_x8(w: u32, kind: Kind) -> Option<Option<u64>> {
     // Load pairs write Rt2 too.
     let pair_load = (w >> 27) & 7 == 0b101 && (w >> 22) & 1 == 1;
     let writes_nr =
-        writes(w, kind) == Some(SYSCALL_NR) || (pair_load && (w >> 10) & 31 == SYSCALL_NR);
+        may_write(w, kind) == Some(SYSCALL_NR) || (pair_load && (w >> 10) & 31 == SYSCALL_NR);
     writes_nr.then_some(None)
 }
 
@@ -593,7 +603,7 @@ impl Constants {
             return;
         }
         let pair_load = (w >> 27) & 7 == 0b101 && (w >> 22) & 1 == 1;
-        for r in [writes(w, kind), pair_load.then_some((w >> 10) & 31)]
+        for r in [may_write(w, kind), pair_load.then_some((w >> 10) & 31)]
             .into_iter()
             .flatten()
         {

@@ -1385,7 +1385,7 @@ impl Walk<'_, '_, '_> {
                 _ => {}
             }
         }
-        // Also for the site check below, not only for the ORC.
+        // Also for the site check, not only for the ORC.
         if self.stack
             && let Some(at) = st.replacement_end
         {
@@ -2244,16 +2244,22 @@ fn site_conflicts(w: &mut Walk) {
     let Some(code) = m.section_code(f.section) else {
         return;
     };
-    let sites: Vec<&crate::model::alternatives::AltSite> = m
-        .alts
-        .sites_overlapping(f.section, f.start, f.end)
+    // No replacement walked: one version of each site.
+    if w.rest.is_empty() {
+        return;
+    }
+    let mut at: Vec<Option<u32>> = Vec::new();
+    let sites = m.alts.sites_overlapping(f.section, f.start, f.end);
+    for site in sites
         .iter()
-        .filter(|s| s.start >= f.start && s.end <= f.end && s.end > s.start)
-        .filter(|s| !s.repls.is_empty())
-        .collect();
-    for site in sites {
+        .filter(|s| s.start >= f.start && s.end <= f.end)
+    {
+        if site.end <= site.start || site.repls.is_empty() {
+            continue;
+        }
         let len = (site.end - site.start) as usize;
-        let mut at: Vec<Option<u32>> = vec![None; len];
+        at.clear();
+        at.resize(len, None);
         // (state id, state id, the place of the second: section, offset).
         let mut conflict: Option<(u32, u32, At)> = None;
         let frame = &w.p.frame;
