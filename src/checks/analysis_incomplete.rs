@@ -58,6 +58,10 @@ pub enum Cause {
     /// instruction of this object (inside one, data, another object's
     /// symbol): the edge or mark it describes is not applied.
     TableEntry,
+    /// Code outside every function that no path and no unwind hint reached
+    /// (arm64's exception vectors and trampolines, labels of hand-written
+    /// code): no flow rule checked it.
+    UnwalkedCode,
 }
 
 impl Cause {
@@ -76,10 +80,11 @@ impl Cause {
             Cause::UnwalkedLabel => "unwalked-label",
             Cause::ReturnRegister => "return-register",
             Cause::TableEntry => "table-entry",
+            Cause::UnwalkedCode => "unwalked-code",
         }
     }
 
-    pub const ALL: [Cause; 13] = [
+    pub const ALL: [Cause; 14] = [
         Cause::Undecodable,
         Cause::SwitchTable,
         Cause::BranchTarget,
@@ -93,6 +98,7 @@ impl Cause {
         Cause::UnwalkedLabel,
         Cause::ReturnRegister,
         Cause::TableEntry,
+        Cause::UnwalkedCode,
     ];
 }
 
@@ -235,6 +241,11 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
         Cause::ReturnRegister => format!(
             "analysis incomplete: {} through another register than the return address's; copies of the return address are not followed, so the stack at {} was not judged",
             plural(n, "return goes", "returns go"),
+            if n == 1 { "it" } else { "them" }
+        ),
+        Cause::UnwalkedCode => format!(
+            "analysis incomplete: {} of code outside every function that no path or unwind hint reached; no flow rule checked {}",
+            plural(n, "run", "runs"),
             if n == 1 { "it" } else { "them" }
         ),
         Cause::TableEntry => format!(

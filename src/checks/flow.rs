@@ -1891,7 +1891,132 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
     // of them is on.
     let gaps = unwalked_labels(cx, &facts);
     facts.gaps.extend(gaps);
+    let gaps = unwalked_code(cx, &facts);
+    facts.gaps.extend(gaps);
     facts
+}
+
+/// Code outside every function that no path and no unwind hint reached:
+/// no flow rule checked it (arm64's exception vectors, whose hand-written
+/// code has no function symbols and no hints to enter it by). One gap per
+/// run of such code. Not counted: padding, traps, speculation barriers,
+/// patch sites before functions; and in a linked object (vmlinux.o, a module, `ld -r` of several objects)
+/// code no symbol covers at all, which is what the link left of a weak
+/// definition another replaced (dead, as objtool's
+/// `find_symbol_hole_containing` takes it).
+fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
+    let m = cx.model;
+    let obj = m.obj;
+    // Linked: told so, a module, a vmlinux.o, or a partial link of several
+    // objects (`ld -r`: more than one source file's symbol).
+    let linked = std::cell::OnceCell::new();
+    let linked = || {
+        *linked.get_or_init(|| {
+            cx.opts.link
+                || !obj.sections_named(".gnu.linkonce.this_module").is_empty()
+                || obj.banner_release().is_some()
+                || obj
+                    .symbols
+                    .iter()
+                    .filter(|s| s.st_type == crate::elf::STT_FILE)
+                    .nth(1)
+                    .is_some()
+        })
+    };
+    let mut out = Vec::new();
+    let mut covered: Option<Vec<(usize, u64, u64)>> = None;
+    for (sec, code) in m.code.iter().enumerate() {
+        let Some(code) = code else { continue };
+        if !crate::model::orc::has_orc(m, sec) {
+            continue;
+        }
+        // The ranges no function of this section covers.
+        let lo = m.functions.partition_point(|f| f.section < sec);
+        let hi = m.functions.partition_point(|f| f.section <= sec);
+        let mut outside = Vec::new();
+        let mut to = 0;
+        for f in &m.functions[lo..hi] {
+            if f.start > to {
+                outside.push((to, f.start));
+            }
+            to = to.max(f.end);
+        }
+        outside.push((to, u64::MAX));
+        let data = obj.section_data(sec);
+        for (a, b) in outside {
+            let mut i = code.lower_bound(a);
+            // (first instruction, instructions counted) of the current run.
+            let mut run: Option<(usize, usize)> = None;
+            let mut flush = |run: &mut Option<(usize, usize)>| {
+                let Some((first, n)) = run.take() else { return };
+                let off = code.insns[first].offset();
+                // A patch site's NOPs before a function (patchable-entry
+                // judges what is there).
+                if m.patchable(&cx.rules.patchable)
+                    .sites()
+                    .any(|s| s.section == sec && s.offset <= off && off < s.entry(m))
+                {
+                    return;
+                }
+                if linked() {
+                    let c = covered.get_or_insert_with(|| {
+                        let mut v: Vec<(usize, u64, u64)> = obj
+                            .symbols
+                            .iter()
+                            .filter(|s| s.size > 0 && matches!(s.st_type, 0..=2))
+                            .filter_map(|s| Some((s.section_index()?, s.value, s.value + s.size)))
+                            .collect();
+                        v.sort_unstable();
+                        v
+                    });
+                    let k = c.partition_point(|&(s, v, _)| (s, v) <= (sec, off));
+                    let in_symbol = c[..k]
+                        .iter()
+                        .rev()
+                        .take_while(|x| x.0 == sec)
+                        .any(|x| off < x.2);
+                    if !in_symbol {
+                        return;
+                    }
+                }
+                out.push(Gap::new(
+                    Cause::UnwalkedCode,
+                    (sec, off),
+                    format!(
+                        "{} not reached",
+                        super::analysis_incomplete::plural(n, "instruction", "instructions")
+                    ),
+                ));
+            };
+            while i < code.insns.len() && code.insns[i].offset() < b {
+                let ins = &code.insns[i];
+                // Padding first: most code between functions is.
+                let filler = matches!(
+                    ins.kind,
+                    Kind::Nop | Kind::Breakpoint | Kind::Invalid | Kind::Pad(_) | Kind::Trap
+                );
+                if filler && run.is_none() {
+                    i += 1;
+                    continue;
+                }
+                if facts.reached.contains((sec, i)) {
+                    flush(&mut run);
+                } else if !filler
+                    && data
+                        .get(ins.offset() as usize..)
+                        .is_none_or(|b| m.dec.speculation_barrier(b).is_none())
+                {
+                    match &mut run {
+                        Some((_, n)) => *n += 1,
+                        None => run = Some((i, 1)),
+                    }
+                }
+                i += 1;
+            }
+            flush(&mut run);
+        }
+    }
+    out
 }
 
 /// Landing pads inside functions that data points at and no walk reached:
