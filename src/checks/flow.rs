@@ -1900,10 +1900,10 @@ pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
 /// no flow rule checked it (arm64's exception vectors, whose hand-written
 /// code has no function symbols and no hints to enter it by). One gap per
 /// run of such code. Not counted: padding, traps, speculation barriers,
-/// patch sites before functions; and in a linked object (vmlinux.o, a module, `ld -r` of several objects)
-/// code no symbol covers at all, which is what the link left of a weak
-/// definition another replaced (dead, as objtool's
-/// `find_symbol_hole_containing` takes it).
+/// patch sites before functions; and in a linked object (vmlinux.o, a
+/// module, `ld -r` of several objects) code no symbol covers at all, which
+/// is what the link left of a weak definition another replaced (dead, as
+/// objtool's `find_symbol_hole_containing` takes it).
 fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
     let m = cx.model;
     let obj = m.obj;
