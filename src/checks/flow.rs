@@ -1924,26 +1924,16 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
         })
     };
     let mut out = Vec::new();
+    // Sized symbols of any kind (not only code routines: a linked object's
+    // code may lie in a data symbol's range), built only if needed.
     let mut covered: Option<Vec<(usize, u64, u64)>> = None;
     for (sec, code) in m.code.iter().enumerate() {
         let Some(code) = code else { continue };
         if !crate::model::orc::has_orc(m, sec) {
             continue;
         }
-        // The ranges no function of this section covers.
-        let lo = m.functions.partition_point(|f| f.section < sec);
-        let hi = m.functions.partition_point(|f| f.section <= sec);
-        let mut outside = Vec::new();
-        let mut to = 0;
-        for f in &m.functions[lo..hi] {
-            if f.start > to {
-                outside.push((to, f.start));
-            }
-            to = to.max(f.end);
-        }
-        outside.push((to, u64::MAX));
         let data = obj.section_data(sec);
-        for (a, b) in outside {
+        for (a, b) in m.outside_functions(sec) {
             let mut i = code.lower_bound(a);
             // (first instruction, instructions counted) of the current run.
             let mut run: Option<(usize, usize)> = None;

@@ -175,6 +175,24 @@ impl<'a> Model<'a> {
                     .any(|&(s, _, hi, _)| s == section && hi == offset))
     }
 
+    /// The ranges of a section no function covers, in order; the last runs
+    /// on to the end (`u64::MAX`).
+    pub fn outside_functions(&self, section: usize) -> Vec<(u64, u64)> {
+        let lo = self.functions.partition_point(|f| f.section < section);
+        let hi = self.functions.partition_point(|f| f.section <= section);
+        let mut out = Vec::new();
+        let mut to = 0;
+        for i in lo..hi {
+            let f = &self.functions[i];
+            if f.start > to {
+                out.push((to, f.start));
+            }
+            to = self.reach[i];
+        }
+        out.push((to, u64::MAX));
+        out
+    }
+
     /// The function containing a place: the one starting last at or before
     /// it whose range covers it (a symbol nested in a larger function does
     /// not hide the outer one past its own end).
