@@ -1928,6 +1928,7 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
     // code may lie in a data symbol's range), built only if needed.
     let mut covered: Option<Vec<(usize, u64, u64)>> = None;
     let mut sites: Option<PatchSites> = None;
+    let mut referenced: Option<Vec<CodeRef>> = None;
     for (sec, code) in m.code.iter().enumerate() {
         let Some(code) = code else { continue };
         if !crate::model::orc::has_orc(m, sec) {
@@ -1936,17 +1937,21 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
         let data = obj.section_data(sec);
         for (a, b) in m.outside_functions(sec) {
             let mut i = code.lower_bound(a);
-            // (first instruction, instructions counted) of the current run.
-            let mut run: Option<(usize, usize)> = None;
-            let mut flush = |run: &mut Option<(usize, usize)>| {
-                let Some((first, n)) = run.take() else { return };
-                let off = code.insns[first].offset();
+            // The current run: its first instruction, the instructions
+            // counted, and the span it covers (from the end of the last
+            // instruction reached, or of a function, to its last one's end).
+            let mut run: Option<Run> = None;
+            let mut span_from = a;
+            let mut flush = |run: &mut Option<Run>| {
+                let Some(r) = run.take() else { return };
+                let off = code.insns[r.first].offset();
                 // A patch site's NOPs before a function (patchable-entry
                 // judges what is there).
                 let sites = sites.get_or_insert_with(|| PatchSites::new(cx));
                 if sites.contains(sec, off) {
                     return;
                 }
+                let mut why = String::new();
                 if linked() {
                     let c = covered.get_or_insert_with(|| {
                         let mut v: Vec<(usize, u64, u64)> = obj
@@ -1965,15 +1970,29 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
                         .take_while(|x| x.0 == sec)
                         .any(|x| off < x.2);
                     if !in_symbol {
-                        return;
+                        // Dead unless something points into it: code that
+                        // computes a branch into its own out-of-line part
+                        // (arm64 aes-modes.S's `adr x16, 1f; sub x16, x16,
+                        // x12, lsl #3; br x16` in a `.subsection`).
+                        let refs = referenced.get_or_insert_with(|| code_refs(cx));
+                        let at = refs.partition_point(|x| (x.0, x.1) < (sec, r.from));
+                        match refs.get(at).filter(|x| x.0 == sec && x.1 < r.to) {
+                            Some(&(_, _, from)) => {
+                                why = format!(
+                                    "; no symbol covers them, {} points into them",
+                                    m.place_name(from.0, from.1)
+                                )
+                            }
+                            None => return,
+                        }
                     }
                 }
                 out.push(Gap::new(
                     Cause::UnwalkedCode,
                     (sec, off),
                     format!(
-                        "{} not reached",
-                        super::analysis_incomplete::plural(n, "instruction", "instructions")
+                        "{} not reached{why}",
+                        super::analysis_incomplete::plural(r.n, "instruction", "instructions")
                     ),
                 ));
             };
@@ -1990,14 +2009,25 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
                 }
                 if facts.reached.contains((sec, i)) {
                     flush(&mut run);
+                    span_from = ins.end();
                 } else if !filler
                     && data
                         .get(ins.offset() as usize..)
                         .is_none_or(|b| m.dec.speculation_barrier(b).is_none())
                 {
                     match &mut run {
-                        Some((_, n)) => *n += 1,
-                        None => run = Some((i, 1)),
+                        Some(r) => {
+                            r.n += 1;
+                            r.to = ins.end();
+                        }
+                        None => {
+                            run = Some(Run {
+                                first: i,
+                                n: 1,
+                                from: span_from,
+                                to: ins.end(),
+                            })
+                        }
                     }
                 }
                 i += 1;
@@ -2006,6 +2036,35 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
         }
     }
     out
+}
+
+/// A run of code no path reached ([`unwalked_code`]).
+struct Run {
+    first: usize,
+    n: usize,
+    from: u64,
+    to: u64,
+}
+
+/// A place in code something points at (section, offset), and the place
+/// pointing at it.
+type CodeRef = (usize, u64, (usize, u64));
+
+/// Places in code something points at (a relocation, a PC-relative address
+/// computation; not a code range's end, not metadata sections'), sorted.
+fn code_refs(cx: &Ctx) -> Vec<CodeRef> {
+    let at = cx.model.address_taken(&cx.rules.landing_pads);
+    let mut v: Vec<CodeRef> = at
+        .refs
+        .iter()
+        .filter(|r| r.exempt != Some(crate::model::address_taken::Exemption::RangeEnd))
+        .map(|r| {
+            let from = (r.from_section, r.insn.unwrap_or(r.reloc_offset));
+            (r.to_section, r.to_offset, from)
+        })
+        .collect();
+    v.sort_unstable();
+    v
 }
 
 /// The byte ranges from each patch site to its function's entry, for
