@@ -223,6 +223,19 @@ fn a_table_address_moved_between_registers_is_read() {
     table_read_and_cases_walked("arm64-switch-moved", "moved+0x24");
 }
 
+/// x86 position-independent code: both tables' `lea .Ltable(%rip)` hoisted
+/// to the function's entry (gcc 12 -O2 -fPIE, two switches in loops;
+/// kconfig's `zconfdump`, a host program of every kbuild tree). The second
+/// dispatch's table register was set before the first dispatch, where the
+/// search back stopped: its table went unread and its jump was taken for a
+/// sibling call with a modified frame, and the first table's read ran on
+/// into the second's entries. The register is now followed back to its
+/// `lea` past other dispatches.
+#[test]
+fn a_pie_table_register_set_before_another_dispatch_is_read() {
+    table_read_and_cases_walked("x86-switch-pie-loop", "dump+0xa0");
+}
+
 /// A table address in x17 with a `prfm pstl1strm` (whose Rt field is 17)
 /// on the way back to it (Linux 6.1 ice.ko's `ice_flow_add_prof`): a
 /// prefetch writes no register, so the table is read (unread before).

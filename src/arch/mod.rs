@@ -547,11 +547,14 @@ pub trait Decoder: Sync {
     fn dispatch_form(&self, _insns: &[Insn], _data: &[u8], _jump: usize) -> bool {
         false
     }
-    /// For an indirect jump through a loaded address (`ldr xN, [xT, xI,
-    /// lsl #3]; br xN`): the table register xT, and the instruction that
-    /// last set it on every path to the load, however far back (see
-    /// `address_adjust`) when there is one such. Code reached only through
-    /// the table itself has no path that sets it.
+    /// For an indirect jump through a loaded address (arm64 `ldr xN, [xT,
+    /// xI, lsl #3]; br xN`; x86 position-independent code's `movslq
+    /// (%rT,%rI,4),%rA; add %rT,%rA; jmp *%rA`): the table register, and
+    /// the instruction that last set it, however far back (see
+    /// `address_adjust`): on arm64 the one such on every path to the load,
+    /// on x86 the last write before the load in address order (the table
+    /// read there must still lead into the function). Code reached only
+    /// through the table itself has no path that sets it.
     fn table_base_def(
         &self,
         _insns: &[Insn],

@@ -266,6 +266,45 @@ fn sets_rax(i: &Instruction) -> Option<Option<u64>> {
     writes.then_some(None)
 }
 
+/// `insns[k]` decoded by iced-x86, when it decodes.
+fn iced_at(insns: &[Insn], data: &[u8], k: usize) -> Option<Instruction> {
+    let i = insns.get(k)?;
+    let bytes = data.get(i.offset() as usize..i.end() as usize)?;
+    let ins = IcedDecoder::with_ip(64, bytes, i.offset(), DecoderOptions::NONE).decode();
+    (!ins.is_invalid()).then_some(ins)
+}
+
+/// Position-independent code's switch dispatch, `movslq (%rB,%rI,4),%rA;
+/// add %rB,%rA; jmp *%rA` (`.long case - table` entries): the table
+/// register %rB and the load's index.
+fn pie_dispatch(insns: &[Insn], data: &[u8], jump: usize) -> Option<(Register, usize)> {
+    if insns.get(jump)?.kind != Kind::IndirectJump {
+        return None;
+    }
+    let j = iced_at(insns, data, jump)?;
+    if j.code() != Code::Jmp_rm64 || j.op0_kind() != OpKind::Register {
+        return None;
+    }
+    let target = j.op0_register();
+    let add = iced_at(insns, data, jump.checked_sub(1)?)?;
+    if add.code() != Code::Add_r64_rm64 && add.code() != Code::Add_rm64_r64
+        || add.op0_kind() != OpKind::Register
+        || add.op1_kind() != OpKind::Register
+        || add.op0_register() != target
+    {
+        return None;
+    }
+    let base = add.op1_register();
+    let k_load = jump.checked_sub(2)?;
+    let load = iced_at(insns, data, k_load)?;
+    (load.code() == Code::Movsxd_r64_rm32
+        && load.op0_register() == target
+        && load.op1_kind() == OpKind::Memory
+        && load.memory_base() == base
+        && load.memory_index_scale() == 4)
+        .then_some((base, k_load))
+}
+
 /// The stack model's number of a 64-bit general register.
 fn gpr(r: Register) -> Option<u8> {
     let n = r.number();
@@ -917,6 +956,56 @@ impl Decoder for X86 {
             && bytes
                 .get(p + 1)
                 .is_some_and(|m| matches!((m >> 3) & 7, 2 | 4))
+    }
+
+    fn dispatch_form(&self, insns: &[Insn], data: &[u8], jump: usize) -> bool {
+        pie_dispatch(insns, data, jump).is_some()
+    }
+
+    /// Position-independent code's dispatch ([`pie_dispatch`]): the table
+    /// register %rB, and the instruction that last wrote it before the
+    /// load, searched back over the function's code however far (gcc hoists
+    /// the `lea table(%rip),%rB` of a switch in a loop to the function's
+    /// entry, past the loop's other switches). A register a call may
+    /// clobber is searched back to the last call only.
+    fn table_base_def(
+        &self,
+        insns: &[Insn],
+        data: &[u8],
+        jump: usize,
+        _to: &super::CondTargets,
+    ) -> Option<(u32, Option<usize>)> {
+        let (base, k_load) = pie_dispatch(insns, data, jump)?;
+        let preserved = matches!(
+            base,
+            Register::RBX
+                | Register::RBP
+                | Register::R12
+                | Register::R13
+                | Register::R14
+                | Register::R15
+        );
+        let mut info = InstructionInfoFactory::new();
+        for k in (0..k_load).rev() {
+            if insns[k].kind == Kind::Call && !preserved {
+                return None;
+            }
+            let ins = iced_at(insns, data, k)?;
+            let writes = info.info(&ins).used_registers().iter().any(|u| {
+                u.register().full_register() == base
+                    && matches!(
+                        u.access(),
+                        OpAccess::Write
+                            | OpAccess::CondWrite
+                            | OpAccess::ReadWrite
+                            | OpAccess::ReadCondWrite
+                    )
+            });
+            if writes {
+                return Some((base.number() as u32, Some(k)));
+            }
+        }
+        None
     }
 
     fn min_insn_len(&self) -> u64 {

@@ -522,56 +522,84 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                     None => return Looked::Nothing,
                 }
             };
-            let lo = from.saturating_sub(128).max(range.start);
-            // The relocations of the instructions looked at, found once and
-            // walked back with them (a search per instruction was 0.8% of
-            // the instructions of a run over the x86 modules).
-            let span = obj.relocs_in(f.section, code.insns[lo].offset(), code.insns[from].end());
-            let mut below = span.len();
-            for j in (lo..=from).rev() {
-                let ins = &code.insns[j];
-                if j != k && dispatch(j) {
+            let mut lo = from.saturating_sub(128).max(range.start);
+            let mut from = from;
+            let mut base_tried = false;
+            loop {
+                // The relocations of the instructions looked at, found once
+                // and walked back with them (a search per instruction was
+                // 0.8% of the instructions of a run over the x86 modules).
+                let span =
+                    obj.relocs_in(f.section, code.insns[lo].offset(), code.insns[from].end());
+                let mut below = span.len();
+                for j in (lo..=from).rev() {
+                    let ins = &code.insns[j];
+                    if j != k && dispatch(j) {
+                        break;
+                    }
+                    // This instruction's relocations: span[r_lo..r_hi].
+                    let mut r_lo = below;
+                    while r_lo > 0 && span[r_lo - 1].offset() >= ins.offset() {
+                        r_lo -= 1;
+                    }
+                    let mut r_hi = r_lo;
+                    while r_hi < below && span[r_hi].offset() < ins.end() {
+                        r_hi += 1;
+                    }
+                    below = r_lo;
+                    let table = span[r_lo..r_hi].iter().find_map(|r| {
+                        let sym = obj.symbols.get(r.sym())?;
+                        let ts = sym.section_index()?;
+                        if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
+                            return None;
+                        }
+                        let mut off = sym.value.wrapping_add(obj.addend(r) as u64);
+                        if x86 && r.r_type() == R_X86_64_PC32 {
+                            off = off.wrapping_add(4);
+                        }
+                        let fi_insns = &code.insns[range.clone()];
+                        off = off.wrapping_add(m.dec.address_adjust(
+                            fi_insns,
+                            obj.section_data(f.section),
+                            j - range.start,
+                            k - range.start,
+                        ) as u64);
+                        let first = obj.relocs_in(ts, off, off + 1).first()?;
+                        match obj.resolve(first.sym(), obj.addend(first)) {
+                            Place::Local { section, offset }
+                                if m.in_function_or_cold_part(f, section, offset) =>
+                            {
+                                Some((ts, off))
+                            }
+                            _ => None,
+                        }
+                    });
+                    if let Some((ts, off)) = table {
+                        return Looked::Found(
+                            (fi, f.section, code.insns[k].offset(), ts, off),
+                            reg,
+                        );
+                    }
+                }
+                // x86 position-independent code whose table register was set
+                // before another dispatch (kconfig's `zconfdump`): where it
+                // was last set, once.
+                if !x86 || base_tried {
                     break;
                 }
-                // This instruction's relocations: span[r_lo..r_hi].
-                let mut r_lo = below;
-                while r_lo > 0 && span[r_lo - 1].offset() >= ins.offset() {
-                    r_lo -= 1;
+                base_tried = true;
+                let fi_insns = &code.insns[range.clone()];
+                let data = obj.section_data(f.section);
+                if !m.dec.dispatch_form(fi_insns, data, k - range.start) {
+                    break;
                 }
-                let mut r_hi = r_lo;
-                while r_hi < below && span[r_hi].offset() < ins.end() {
-                    r_hi += 1;
-                }
-                below = r_lo;
-                let table = span[r_lo..r_hi].iter().find_map(|r| {
-                    let sym = obj.symbols.get(r.sym())?;
-                    let ts = sym.section_index()?;
-                    if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
-                        return None;
+                let to = m.cond_targets(code, range.clone());
+                match m.dec.table_base_def(fi_insns, data, k - range.start, &to) {
+                    Some((_, Some(d))) => {
+                        from = range.start + d;
+                        lo = from;
                     }
-                    let mut off = sym.value.wrapping_add(obj.addend(r) as u64);
-                    if x86 && r.r_type() == R_X86_64_PC32 {
-                        off = off.wrapping_add(4);
-                    }
-                    let fi_insns = &code.insns[range.clone()];
-                    off = off.wrapping_add(m.dec.address_adjust(
-                        fi_insns,
-                        obj.section_data(f.section),
-                        j - range.start,
-                        k - range.start,
-                    ) as u64);
-                    let first = obj.relocs_in(ts, off, off + 1).first()?;
-                    match obj.resolve(first.sym(), obj.addend(first)) {
-                        Place::Local { section, offset }
-                            if m.in_function_or_cold_part(f, section, offset) =>
-                        {
-                            Some((ts, off))
-                        }
-                        _ => None,
-                    }
-                });
-                if let Some((ts, off)) = table {
-                    return Looked::Found((fi, f.section, code.insns[k].offset(), ts, off), reg);
+                    _ => break,
                 }
             }
             Looked::Nothing
