@@ -577,3 +577,23 @@ fn seal_keeps_kernel_policies_to_kernel_code() {
     let (code, err) = seal(&["--mode", "section", "--profile", "kernel", kfix]);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// A call through a symbol's GOT slot (`call *sym@GOTPCREL(%rip)`: gcc
+/// -fno-plt, and rustc's calls to other crates) is a call to the symbol:
+/// `exit`, `abort` and Rust's panics end the path (each was a false "falls
+/// through" when taken for an indirect call that returns), and a landing
+/// pad reached only when such a call unwinds is walked. LLVM's
+/// TrapUnreachable `ud2` after a switch's jump (rustc at opt-level 0, as
+/// cargo builds proc-macro crates) is no unreachable code. A landing pad of
+/// a call that pushed arguments is entered with them popped
+/// (`DW_CFA_GNU_args_size`): each was a false stack-mismatch.
+#[test]
+fn calls_through_the_got_go_to_their_symbol() {
+    let out = short(&[
+        "../got/noplt-x86_64.o",
+        "../got/panics-x86_64.o",
+        "../got/switch-x86_64.o",
+        "../got/args-x86_64.o",
+    ]);
+    assert_eq!(out, "", "{out}");
+}

@@ -511,6 +511,14 @@ pub trait Decoder: Sync {
     /// instruction `insn`: the value to add to `symbol + addend` to get the
     /// branch target. `None` if this relocation is not the branch operand.
     fn branch_reloc_bias(&self, insn: &Insn, reloc_offset: u64, r_type: u32) -> Option<i64>;
+    /// For a relocation of type `r_type` at `reloc_offset` inside indirect
+    /// call or jump `insn` that reads the slot a global offset table keeps
+    /// for a symbol (x86 `call *sym@GOTPCREL(%rip)`, the calls of `-fno-plt`
+    /// code and of Rust's): the value to add to `symbol + addend` to get the
+    /// symbol, the call's callee. `None` for any other relocation.
+    fn got_call_bias(&self, _insn: &Insn, _reloc_offset: u64, _r_type: u32) -> Option<i64> {
+        None
+    }
     /// How a relocation of type `r_type` at `reloc_offset` uses its target:
     /// inside instruction `insn`, or in data when `insn` is `None`.
     fn reloc_use(&self, insn: Option<&Insn>, reloc_offset: u64, r_type: u32) -> RelocUse;

@@ -902,6 +902,21 @@ impl Decoder for X86 {
         Some((insn.end() - reloc_offset) as i64)
     }
 
+    fn got_call_bias(&self, insn: &Insn, reloc_offset: u64, r_type: u32) -> Option<i64> {
+        // `ff 15`/`ff 25` disp32: the slot's displacement is the last four
+        // bytes, and only a RIP-relative operand takes a GOTPCREL relocation.
+        if !matches!(insn.kind, Kind::IndirectCall | Kind::IndirectJump)
+            || !matches!(
+                r_type,
+                R_X86_64_GOTPCREL | R_X86_64_GOTPCRELX | R_X86_64_REX_GOTPCRELX
+            )
+            || reloc_offset + 4 != insn.end()
+        {
+            return None;
+        }
+        Some((insn.end() - reloc_offset) as i64)
+    }
+
     fn pc_relative_word(&self, r_type: u32) -> bool {
         matches!(r_type, R_X86_64_PC32 | R_X86_64_PC64)
     }

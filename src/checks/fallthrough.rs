@@ -227,7 +227,7 @@ fn report(
             "the last instruction is a system call that returns: its number is not one of those that never return (rules/noreturn.toml `syscalls`), or it is not moved into the register by an immediate in the straight-line code before the call".to_string(),
         );
     }
-    if ins.kind == Kind::Call {
+    if code.calls_named(k) {
         let dest = code.dest(k);
         let weak = match dest {
             Dest::Local { section, offset } => m

@@ -824,6 +824,25 @@ impl Visitor for Walk<'_, '_, '_> {
         if self.stack {
             s.pending = Some((from, to, edge));
         }
+        // A landing pad is entered with the arguments the call pushed
+        // popped (`DW_CFA_GNU_args_size`).
+        if edge == Edge::Fixup
+            && let Some(code) = self.model().section_code(from.0)
+            && let Some(mk) = self
+                .model()
+                .special()
+                .at(from.0, from.1, code.insns[from.1].offset())
+            && mk.pad_args > 0
+        {
+            let sp = self.p.frame.sp() as crate::arch::Reg;
+            let pop = crate::arch::Op::Stack {
+                src: crate::arch::Src::Add(sp, mk.pad_args as i32),
+                dst: crate::arch::Dst::Reg(sp),
+            };
+            if self.p.frame.apply(&mut s.cfi, &pop, true, false).is_ok() {
+                s.cfi_id = NO_CFI;
+            }
+        }
     }
 
     fn arrive(&mut self, a: &Arrival, s: &mut State) -> bool {

@@ -8,7 +8,7 @@
 //! annotations would otherwise hide is seen as reached. Not reported, as
 //! objtool: NOPs, `int3`, speculation barriers, a trap (or a jump to one)
 //! right after a path's dead end (UBSAN_TRAP's `ud2` after a noreturn
-//! call), the blocks of sanitizer handlers and the functions of
+//! call; LLVM's TrapUnreachable `ud2` after a jump or return), the blocks of sanitizer handlers and the functions of
 //! `rules/unreachable.toml`; also code after the site of an alternative
 //! whose replacement is followed alone or that a boot-time callback
 //! rewrites in place (arm64 `ALTERNATIVE_CB`), and the arm64 `-mharden-sls=blr`
@@ -86,9 +86,8 @@ impl Check for Unreachable {
                 // After a call, unless the callee is declared noreturn (a
                 // call to a label comes back there; a noreturn objlint only
                 // proved is news to the compiler, which keeps what follows).
-                let after_call = i > range.start
-                    && code.insns[i - 1].kind == Kind::Call
-                    && !listed_noreturn(cx, code, i - 1);
+                let after_call =
+                    i > range.start && code.calls_named(i - 1) && !listed_noreturn(cx, code, i - 1);
                 if after_call
                     || entered
                         .get_or_init(|| entered_places(m))
@@ -211,13 +210,18 @@ fn listed_noreturn(cx: &Ctx, code: &SectionCode, k: usize) -> bool {
         }
 }
 
-/// Whether a path's dead end is right before instruction `i`.
+/// Whether a path's dead end is right before instruction `i`: a trap, a
+/// call that never returns, or a jump or return (LLVM's TrapUnreachable
+/// puts `ud2` after a switch's jump and after returns: rustc's default).
 fn after_dead_end(m: &Model, code: &SectionCode, i: usize, lo: usize) -> bool {
     let Some(p) = i.checked_sub(1).filter(|&p| p >= lo) else {
         return false;
     };
     let prev = &code.insns[p];
-    matches!(prev.kind, Kind::Trap) || (prev.kind == Kind::Call && m.call_is_noreturn(code, p))
+    matches!(
+        prev.kind,
+        Kind::Trap | Kind::Jump | Kind::IndirectJump | Kind::Return
+    ) || (code.calls_named(p) && m.call_is_noreturn(code, p))
 }
 
 fn ignored(cx: &Ctx, sec: usize, code: &SectionCode, i: usize, lo: usize) -> bool {
@@ -266,8 +270,7 @@ fn report(cx: &Ctx, sec: usize, code: &SectionCode, i: usize, lo: usize) -> Find
     let m = cx.model;
     let ins = &code.insns[i];
     let p = i.checked_sub(1).filter(|&p| p >= lo);
-    let noreturn_call =
-        p.filter(|&p| code.insns[p].kind == Kind::Call && listed_noreturn(cx, code, p));
+    let noreturn_call = p.filter(|&p| code.calls_named(p) && listed_noreturn(cx, code, p));
     match noreturn_call {
         Some(p) => {
             let name = m.dest_name(code.dest(p));
@@ -290,7 +293,7 @@ fn report(cx: &Ctx, sec: usize, code: &SectionCode, i: usize, lo: usize) -> Find
                 "unreachable instruction".to_string(),
             );
             if let Some(p) = p
-                && code.insns[p].kind == Kind::Call
+                && code.calls_named(p)
             {
                 let name = m.dest_name(code.dest(p));
                 fd.fix = crate::checks::ConfigFix::new("noreturn", &name);

@@ -33,6 +33,9 @@ pub struct CfiRow {
     pub ra: Rule,
     /// The frame pointer's rule (x86 rbp, arm64 x29).
     pub fp: Rule,
+    /// Bytes of arguments pushed for a call here (`DW_CFA_GNU_args_size`):
+    /// the unwinder pops them before entering this frame's landing pad.
+    pub args_size: u64,
 }
 
 /// The CFI rows of an object per code section, sorted.
@@ -274,6 +277,7 @@ impl Object<'_> {
                     cfa,
                     ra: rule(row.register(gimli::Register(ra))),
                     fp: rule(row.register(gimli::Register(fp))),
+                    args_size: row.saved_args_size(),
                 });
             }
         }

@@ -1,7 +1,7 @@
 //! A section's decoded instructions, with branch destinations and the
 //! indexes that make lookups by offset and scans over branches cheap.
 
-use crate::arch::{Insn, OpTable};
+use crate::arch::{Insn, Kind, OpTable};
 
 /// Where a branch goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -152,7 +152,18 @@ impl SectionCode {
         let k = self.first_transfer_from(i);
         (self.transfers.get(k).copied()? as usize == i).then_some(k)
     }
-    /// Where the branch at index `i` goes (`Dest::None` for other instructions).
+    /// Whether instruction `i` calls a known symbol or place: a direct
+    /// call, or one through a symbol's GOT slot (`call *sym@GOTPCREL(%rip)`).
+    pub fn calls_named(&self, i: usize) -> bool {
+        match self.insns[i].kind {
+            Kind::Call => true,
+            Kind::IndirectCall => self.dest(i) != Dest::None,
+            _ => false,
+        }
+    }
+    /// Where the branch at index `i` goes (`Dest::None` for other
+    /// instructions; an indirect call or jump through a symbol's GOT slot
+    /// goes to the symbol).
     pub fn dest(&self, i: usize) -> Dest {
         self.transfer(i).map_or(Dest::None, |k| {
             self.dests[k].unpack(self.section, &self.far)

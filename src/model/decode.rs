@@ -420,7 +420,27 @@ fn resolve_branches(
                 }
                 transfers.push((c * chunk + k) as u32);
                 if !ins.kind.is_branch() {
-                    dests.push(PackedDest::default());
+                    // A call or jump through a symbol's GOT slot goes to
+                    // the symbol.
+                    let mut dest = Dest::None;
+                    if matches!(ins.kind, Kind::IndirectCall | Kind::IndirectJump) {
+                        while r0 < relocs.len() && relocs[r0].offset() < ins.offset() {
+                            r0 += 1;
+                        }
+                        for r in relocs[r0..].iter().take_while(|r| r.offset() < ins.end()) {
+                            if let Some(bias) = dec.got_call_bias(ins, r.offset(), r.r_type()) {
+                                dest = match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias))
+                                {
+                                    Place::Local { section, offset } => {
+                                        Dest::Local { section, offset }
+                                    }
+                                    Place::External { sym, .. } => Dest::External { sym },
+                                    Place::Other => Dest::None,
+                                };
+                            }
+                        }
+                    }
+                    dests.push(PackedDest::pack(dest, sec, &mut far));
                     links.push(NO_LINK);
                     continue;
                 }

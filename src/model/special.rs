@@ -110,6 +110,9 @@ pub struct Marks {
     pub retpoline_safe: bool,
     /// An alternative site starts here (`.altinstructions`).
     pub alt_site: bool,
+    /// Bytes of arguments this call pushed that the unwinder pops before
+    /// entering its landing pad (`DW_CFA_GNU_args_size` in `.eh_frame`).
+    pub pad_args: u32,
 }
 
 /// The tables of one object.
@@ -291,7 +294,12 @@ impl Special {
             .sections_named(".gcc_except_table")
             .first()
             .map(|&s| (s, 0));
-        for lp in obj.landing_pads() {
+        let pads = obj.landing_pads();
+        let unwind = (!pads.is_empty()).then(|| {
+            let abi = crate::arch::decoder(obj.machine).frame();
+            obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize])
+        });
+        for lp in pads {
             let Some(c) = code.get(lp.section).and_then(Option::as_ref) else {
                 continue;
             };
@@ -301,8 +309,15 @@ impl Special {
                 for i in c.lower_bound(lo)..c.lower_bound(lo.saturating_add(len)) {
                     if matches!(c.insns[i].kind, Kind::Call | Kind::IndirectCall) {
                         let at = (lp.section, c.insns[i].offset());
+                        let args = unwind
+                            .as_ref()
+                            .and_then(|t| t.at(at.0, at.1))
+                            .map_or(0, |r| u32::try_from(r.args_size).unwrap_or(0));
                         if let Some(to) = code_target(&mut sp, lsda.unwrap_or(at), Some(to)) {
-                            add(&mut sp, at, Some(at), &mut |m| m.fixups.push(to));
+                            add(&mut sp, at, Some(at), &mut |m| {
+                                m.fixups.push(to);
+                                m.pad_args = args;
+                            });
                         }
                     }
                 }

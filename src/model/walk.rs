@@ -577,6 +577,9 @@ impl<'m, 'a> Walker<'m, 'a> {
         let ins = &code.insns[i];
         let (dest, link) = if ins.kind.is_branch() {
             code.dest_link(i)
+        } else if matches!(ins.kind, Kind::IndirectCall | Kind::IndirectJump) {
+            // Through a symbol's GOT slot: to the symbol.
+            (code.dest(i), None)
         } else {
             (Dest::None, None)
         };
@@ -639,6 +642,11 @@ impl<'m, 'a> Walker<'m, 'a> {
                     });
                 }
             },
+            Kind::IndirectCall if dest != Dest::None => {
+                falls = marks.is_some_and(|m| m.resumes)
+                    || !(self.m.call_is_noreturn(code, i) || self.m.marked_noreturn(code, i));
+                fl.action = Action::Call(self.callee(dest));
+            }
             Kind::IndirectCall => {
                 falls = marks.is_some_and(|m| m.resumes)
                     || !(self.m.ends_declared_noreturn(owner, ins)
@@ -650,6 +658,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                 match tables.cases(sec, ins.offset()) {
                     Some(cases) => self.follow_cases(&mut fl, sec, cases),
                     None if tables.unread(sec, ins.offset()) => fl.action = Action::UnknownJump,
+                    None if dest != Dest::None => fl.action = Action::TailCall(self.callee(dest)),
                     None if self.m.indirect_jumps_leave() || owner.is_some() => {
                         fl.action = Action::TailCall(Callee::Indirect { thunk: None });
                     }
