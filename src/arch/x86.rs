@@ -252,9 +252,13 @@ fn sets_rax(i: &Instruction) -> Option<Option<u64>> {
         };
         return Some(Some(v));
     }
-    let mut f = InstructionInfoFactory::new();
-    let writes = f.info(i).used_registers().iter().any(|u| {
-        is_rax(u.register())
+    writes_reg(&mut InstructionInfoFactory::new(), i, Register::RAX).then_some(None)
+}
+
+/// Whether `i` writes (any part of) the general register `full`.
+fn writes_reg(info: &mut InstructionInfoFactory, i: &Instruction, full: Register) -> bool {
+    info.info(i).used_registers().iter().any(|u| {
+        u.register().full_register() == full
             && matches!(
                 u.access(),
                 OpAccess::Write
@@ -262,8 +266,7 @@ fn sets_rax(i: &Instruction) -> Option<Option<u64>> {
                     | OpAccess::ReadWrite
                     | OpAccess::ReadCondWrite
             )
-    });
-    writes.then_some(None)
+    })
 }
 
 /// `insns[k]` decoded by iced-x86, when it decodes.
@@ -1006,17 +1009,7 @@ impl Decoder for X86 {
                 return None;
             }
             let ins = iced_at(insns, data, k)?;
-            let writes = info.info(&ins).used_registers().iter().any(|u| {
-                u.register().full_register() == base
-                    && matches!(
-                        u.access(),
-                        OpAccess::Write
-                            | OpAccess::CondWrite
-                            | OpAccess::ReadWrite
-                            | OpAccess::ReadCondWrite
-                    )
-            });
-            if writes {
+            if writes_reg(&mut info, &ins, base) {
                 return Some((base.number() as u32, Some(k)));
             }
         }
