@@ -34,6 +34,10 @@ pub struct NameSet {
     /// `contains` as one automaton, built on first lookup: every symbol of
     /// every object is looked up, so one pass per name instead of one per pattern.
     substrings: OnceLock<Option<Substrings>>,
+    /// Substrings of Rust-mangled names (`rust`): matched only against names
+    /// mangled so, `_R` (v0) or `_ZN` (legacy), which few symbols are.
+    rust: Vec<String>,
+    rust_substrings: OnceLock<Option<Substrings>>,
 }
 
 /// The `contains` patterns compiled: a search for the prefix they all share
@@ -91,6 +95,13 @@ impl NameSet {
                     .get_or_init(|| Substrings::build(&self.contains))
                     .as_ref()
                     .is_some_and(|a| a.is_match(name))
+            || !self.rust.is_empty()
+                && (name.starts_with("_R") || name.starts_with("_ZN"))
+                && self
+                    .rust_substrings
+                    .get_or_init(|| Substrings::build(&self.rust))
+                    .as_ref()
+                    .is_some_and(|a| a.is_match(name))
     }
     pub fn insert(&mut self, name: &str) {
         self.add_names([name.to_string()]);
@@ -102,7 +113,7 @@ impl NameSet {
         }
     }
     pub fn len(&self) -> usize {
-        self.names.len() + self.contains.len()
+        self.names.len() + self.contains.len() + self.rust.len()
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -116,6 +127,9 @@ struct NameGroup {
     names: Vec<String>,
     #[serde(default)]
     contains: Vec<String>,
+    /// Substrings of Rust-mangled names only.
+    #[serde(default)]
+    rust: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -145,6 +159,7 @@ fn names_for(any: &NameGroup, x86_64: &NameGroup, aarch64: &NameGroup, m: Machin
     for g in [any, arch] {
         s.add_names(g.names.iter().cloned());
         s.contains.extend(g.contains.iter().cloned());
+        s.rust.extend(g.rust.iter().cloned());
     }
     s
 }
@@ -1618,6 +1633,14 @@ mod tests {
         assert!(disjoint.contains("--xyz--"));
         assert!(!disjoint.contains("ab-xy"));
         assert!(!set(&[]).contains("anything"));
+        // Rust patterns: only in names mangled as Rust's are.
+        let rust = NameSet {
+            rust: vec!["5alloc5alloc18handle_alloc_error".into()],
+            ..Default::default()
+        };
+        assert!(rust.contains("_RNvNtCs1_5alloc5alloc18handle_alloc_error"));
+        assert!(rust.contains("_ZN5alloc5alloc18handle_alloc_error17h0123456789abcdefE"));
+        assert!(!rust.contains("x5alloc5alloc18handle_alloc_error"));
     }
 
     #[test]
