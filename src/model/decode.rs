@@ -419,28 +419,12 @@ fn resolve_branches(
                     continue;
                 }
                 transfers.push((c * chunk + k) as u32);
-                if !ins.kind.is_branch() {
-                    // A call or jump through a symbol's GOT slot goes to
-                    // the symbol.
-                    let mut dest = Dest::None;
-                    if matches!(ins.kind, Kind::IndirectCall | Kind::IndirectJump) {
-                        while r0 < relocs.len() && relocs[r0].offset() < ins.offset() {
-                            r0 += 1;
-                        }
-                        for r in relocs[r0..].iter().take_while(|r| r.offset() < ins.end()) {
-                            if let Some(bias) = dec.got_call_bias(ins, r.offset(), r.r_type()) {
-                                dest = match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias))
-                                {
-                                    Place::Local { section, offset } => {
-                                        Dest::Local { section, offset }
-                                    }
-                                    Place::External { sym, .. } => Dest::External { sym },
-                                    Place::Other => Dest::None,
-                                };
-                            }
-                        }
-                    }
-                    dests.push(PackedDest::pack(dest, sec, &mut far));
+                // Branches go where their operand's relocation (or their
+                // bytes) say; an indirect call or jump through a symbol's GOT
+                // slot goes to the symbol; other transfers nowhere.
+                let branch = ins.kind.is_branch();
+                if !branch && !matches!(ins.kind, Kind::IndirectCall | Kind::IndirectJump) {
+                    dests.push(PackedDest::default());
                     links.push(NO_LINK);
                     continue;
                 }
@@ -453,7 +437,12 @@ fn resolve_branches(
                     // A relocation of the branch that is not understood
                     // leaves its destination unknown, not the bytes' own.
                     relocated = true;
-                    if let Some(bias) = dec.branch_reloc_bias(ins, r.offset(), r.r_type()) {
+                    let bias = if branch {
+                        dec.branch_reloc_bias(ins, r.offset(), r.r_type())
+                    } else {
+                        dec.got_call_bias(ins, r.offset(), r.r_type())
+                    };
+                    if let Some(bias) = bias {
                         dest = match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias)) {
                             Place::Local { section, offset } => Dest::Local { section, offset },
                             Place::External { sym, .. } => Dest::External { sym },
@@ -461,7 +450,7 @@ fn resolve_branches(
                         };
                     }
                 }
-                if let (false, Some(t)) = (relocated, ins.imm_target()) {
+                if let (true, false, Some(t)) = (branch, relocated, ins.imm_target()) {
                     dest = Dest::Local {
                         section: sec,
                         offset: t,

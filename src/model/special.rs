@@ -294,12 +294,14 @@ impl Special {
             .sections_named(".gcc_except_table")
             .first()
             .map(|&s| (s, 0));
-        let pads = obj.landing_pads();
-        let unwind = (!pads.is_empty()).then(|| {
+        // The object's CFI, read when first needed (landing pads' argument
+        // sizes, compiler thunks below).
+        let mut cfi: Option<crate::elf::cfi::CfiTables> = None;
+        let read_cfi = || {
             let abi = crate::arch::decoder(obj.machine).frame();
             obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize])
-        });
-        for lp in pads {
+        };
+        for lp in obj.landing_pads() {
             let Some(c) = code.get(lp.section).and_then(Option::as_ref) else {
                 continue;
             };
@@ -309,9 +311,9 @@ impl Special {
                 for i in c.lower_bound(lo)..c.lower_bound(lo.saturating_add(len)) {
                     if matches!(c.insns[i].kind, Kind::Call | Kind::IndirectCall) {
                         let at = (lp.section, c.insns[i].offset());
-                        let args = unwind
-                            .as_ref()
-                            .and_then(|t| t.at(at.0, at.1))
+                        let args = cfi
+                            .get_or_insert_with(read_cfi)
+                            .at(at.0, at.1)
                             .map_or(0, |r| u32::try_from(r.args_size).unwrap_or(0));
                         if let Some(to) = code_target(&mut sp, lsda.unwrap_or(at), Some(to)) {
                             add(&mut sp, at, Some(at), &mut |m| {
@@ -475,7 +477,6 @@ impl Special {
         // (the call's push stays on the stack to the `ret`), which the
         // hints do not: such thunks are left as they are.
         let prefixes = rules.compiler_thunks.get(obj.machine);
-        let mut cfi: Option<crate::elf::cfi::CfiTables> = None;
         if !prefixes.is_empty() {
             let func = Hint {
                 sp_reg: crate::elf::orc::ORC_REG_SP,
@@ -511,10 +512,7 @@ impl Special {
                 if sp.marks.get(&call).is_some_and(|m| m.intra_call) {
                     continue;
                 }
-                let t = cfi.get_or_insert_with(|| {
-                    let abi = crate::arch::decoder(obj.machine).frame();
-                    obj.cfi_tables(abi.dwarf_ra, abi.dwarf[abi.fp as usize])
-                });
+                let t = cfi.get_or_insert_with(read_cfi);
                 if t.at(sec, s.value).is_some() {
                     continue;
                 }
