@@ -8,8 +8,8 @@
 //! annotations would otherwise hide is seen as reached. Not reported, as
 //! objtool: NOPs, `int3`, speculation barriers, a trap (or a jump to one)
 //! right after a path's dead end (UBSAN_TRAP's `ud2` after a noreturn
-//! call; LLVM's TrapUnreachable `ud2` after a jump or return), the blocks of sanitizer handlers and the functions of
-//! `rules/unreachable.toml`; also code after the site of an alternative
+//! call; LLVM's TrapUnreachable `ud2` after a jump or return), the blocks
+//! of sanitizer handlers and the functions of `rules/unreachable.toml`; also code after the site of an alternative
 //! whose replacement is followed alone or that a boot-time callback
 //! rewrites in place (arm64 `ALTERNATIVE_CB`), and the arm64 `-mharden-sls=blr`
 //! thunks a function calls into. Functions a walk could not finish (a path
