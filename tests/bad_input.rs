@@ -218,6 +218,25 @@ fn stack_offsets_past_the_range_of_32_bits() {
     assert!(!rep.findings.is_empty());
 }
 
+/// Found by the `load` fuzz target in CI (2026-12-06): in a linked object
+/// (`--link`, the target's first byte 0x01), a symbol whose size runs past
+/// 2^64 made the end of the symbols' cover, looked up for code no path
+/// reached, overflow (an internal error in a build with overflow checks).
+/// The input as found; the symbol is reported and the object checked.
+#[test]
+fn symbol_ends_past_the_address_space() {
+    let opts = Options {
+        link: true,
+        ..Default::default()
+    };
+    let rep = check_found("fuzz-symbol-end-overflow.o", &opts);
+    assert!(
+        rep.findings.iter().any(|f| f.rule == "symtab-shndx"),
+        "{:?}",
+        rep.findings.iter().map(|f| &f.message).collect::<Vec<_>>()
+    );
+}
+
 /// Found by the `load` fuzz target (2026-12-02): a section symbol's value
 /// near the top of the address space put an alternative's original or
 /// replacement there, and `offset + length` overflowed (an internal error).

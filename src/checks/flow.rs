@@ -1977,7 +1977,9 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
                             .symbols
                             .iter()
                             .filter(|s| s.size > 0 && matches!(s.st_type, 0..=2))
-                            .filter_map(|s| Some((s.section_index()?, s.value, s.value + s.size)))
+                            .filter_map(|s| {
+                                Some((s.section_index()?, s.value, s.value.saturating_add(s.size)))
+                            })
                             .collect();
                         v.sort_unstable();
                         v
