@@ -236,6 +236,50 @@ fn a_pie_table_register_set_before_another_dispatch_is_read() {
     table_read_and_cases_walked("x86-switch-pie-loop", "dump+0xa0");
 }
 
+/// gcc -fPIE with both switches' table registers set at the entry, the
+/// second table's nearer the first dispatch: the first dispatch read the
+/// second table (its case 4 an "unreachable instruction", never walked; so
+/// too glibc's `_dl_tunable_set_hwcaps` and OpenSSL's `DES_cfb_encrypt`).
+/// Now the table its register was set to.
+#[test]
+fn a_pie_dispatch_reads_the_table_its_register_holds() {
+    table_read_and_cases_walked("x86-switch-pie-two-tables", "two_tables+0x50");
+}
+
+/// rustc's PIE dispatch with a `mov` scheduled between the `add` and the
+/// `jmp` (`movslq (%r14,%rcx,4),%rdx; add %r14,%rdx; movb $2,%cl; jmpq
+/// *%rdx`), its table register set at an earlier dispatch of the same
+/// table: the jump was taken for a sibling call with a modified frame (32
+/// in this build's own crates). Now read: clean, and a word pushed before
+/// the dispatch is a stack-mismatch at the cases, no sibling call.
+#[test]
+fn a_pie_dispatch_with_a_scheduled_instruction_is_read() {
+    let dir = root().join("testdata/incomplete");
+    let (got, _) = findings(&dir, &["x86-switch-pie-scheduled.o"]);
+    assert!(got.is_empty(), "{got:?}");
+    let fault = "x86-switch-pie-scheduled-fault.o";
+    let (got, _) = findings(
+        &dir,
+        &[
+            "--enable",
+            "stack-mismatch",
+            "--disable",
+            "cfi-mismatch",
+            fault,
+        ],
+    );
+    let f = "_ZN1t5kinds17h5312d1d0eb81a03aE";
+    let rows: Vec<(&str, &str)> = got.iter().map(|r| (r.1.as_str(), r.2.as_str())).collect();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|(rule, _)| *rule == "stack-mismatch"),
+        "{got:?}"
+    );
+    assert!(
+        rows.contains(&("stack-mismatch", &format!("{f}+0x90"))),
+        "{got:?}"
+    );
+}
+
 /// A table address in x17 with a `prfm pstl1strm` (whose Rt field is 17)
 /// on the way back to it (Linux 6.1 ice.ko's `ice_flow_add_prof`): a
 /// prefetch writes no register, so the table is read (unread before).

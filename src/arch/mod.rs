@@ -384,6 +384,117 @@ impl CondTargets {
     }
 }
 
+/// Branch sources by target offset, for walking back from an instruction.
+pub(crate) struct Preds<'a> {
+    insns: &'a [Insn],
+    into: Vec<(u64, usize)>,
+    to: &'a CondTargets,
+}
+
+impl<'a> Preds<'a> {
+    fn new(insns: &'a [Insn], to: &'a CondTargets) -> Self {
+        let mut into: Vec<(u64, usize)> = insns
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| matches!(i.kind, Kind::Jump | Kind::CondJump))
+            .filter_map(|(k, i)| i.imm_target().map(|t| (t, k)))
+            .chain(to.cases().iter().copied())
+            .collect();
+        into.sort_unstable();
+        Preds { insns, into, to }
+    }
+
+    /// Pushes the instructions control can come to `j` from; false when
+    /// `j` is the function's entry.
+    fn of(&self, j: usize, work: &mut Vec<usize>) -> bool {
+        let at = self.insns[j].offset();
+        let from = self.into.partition_point(|&(t, _)| t < at);
+        work.extend(
+            self.into[from..]
+                .iter()
+                .take_while(|&&(t, _)| t == at)
+                .map(|&(_, s)| s),
+        );
+        let Some(p) = j.checked_sub(1) else {
+            return false;
+        };
+        // A call that never returns (`bl __stack_chk_fail`) is no way into
+        // what follows it: often a switch case, reached through the table
+        // being looked for.
+        if !matches!(
+            self.insns[p].kind,
+            Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap
+        ) && !self.to.dead_call(p)
+        {
+            work.push(p);
+        }
+        true
+    }
+}
+
+/// What a search back from an instruction does at one it meets.
+pub(crate) enum Back {
+    /// The path ends here (what was looked for is here).
+    Stop,
+    /// The search fails.
+    Fail,
+    /// On to the instructions before.
+    On,
+    /// The value followed was copied here from this register: on to the
+    /// instructions before, following that one.
+    Copy(u32),
+}
+
+/// Walks back over every path to `hi`, asking `visit` of each instruction
+/// met (once each). False when `visit` failed or a path reached the
+/// function's entry.
+pub(crate) fn walk_back(
+    insns: &[Insn],
+    to: &CondTargets,
+    hi: usize,
+    mut visit: impl FnMut(usize) -> Back,
+) -> bool {
+    walk_back_value(insns, to, hi, 0, |j, _| visit(j))
+}
+
+/// [`walk_back`] following a register's value: `visit` sees each
+/// instruction once per register the value is in there, and may say the
+/// value was copied from another ([`Back::Copy`]), which the paths back
+/// from that instruction follow instead.
+pub(crate) fn walk_back_value(
+    insns: &[Insn],
+    to: &CondTargets,
+    hi: usize,
+    reg: u32,
+    mut visit: impl FnMut(usize, u32) -> Back,
+) -> bool {
+    let preds = Preds::new(insns, to);
+    let mut before = Vec::new();
+    if hi >= insns.len() || !preds.of(hi, &mut before) {
+        return false;
+    }
+    let mut work: Vec<(usize, u32)> = before.drain(..).map(|j| (j, reg)).collect();
+    let mut seen = vec![0u32; insns.len()];
+    while let Some((j, r)) = work.pop() {
+        let bit = 1u32 << (r & 31);
+        if seen[j] & bit != 0 {
+            continue;
+        }
+        seen[j] |= bit;
+        let r = match visit(j, r) {
+            Back::Stop => continue,
+            Back::Fail => return false,
+            Back::On => r,
+            Back::Copy(from) => from,
+        };
+        if !preds.of(j, &mut before) {
+            return false;
+        }
+        work.extend(before.drain(..).map(|p| (p, r)));
+    }
+    true
+}
+
 /// Instructions a search for a system call's number looks back over.
 pub const SYSCALL_LOOKBACK: usize = 16;
 
@@ -559,10 +670,11 @@ pub trait Decoder: Sync {
     /// xI, lsl #3]; br xN`; x86 position-independent code's `movslq
     /// (%rT,%rI,4),%rA; add %rT,%rA; jmp *%rA`): the table register, and
     /// the instruction that last set it, however far back (see
-    /// `address_adjust`): on arm64 the one such on every path to the load,
-    /// on x86 the last write before the load in address order (the table
-    /// read there must still lead into the function). Code reached only
-    /// through the table itself has no path that sets it.
+    /// `address_adjust`): the one such on every path to the load (x86: or,
+    /// when paths disagree or end in code only switch tables reach, the
+    /// last write before the load in address order that does not run into
+    /// a return; the table read there must still lead into the function).
+    /// Code reached only through the table itself has no path that sets it.
     fn table_base_def(
         &self,
         _insns: &[Insn],

@@ -1,7 +1,7 @@
 //! x86-64 through iced-x86.
 
 use super::ops::{Dst, Op, OpTable, Src};
-use super::{Barrier, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse};
+use super::{Back, Barrier, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse};
 use crate::elf::Machine;
 use iced_x86::{
     Code, Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter,
@@ -279,7 +279,9 @@ fn iced_at(insns: &[Insn], data: &[u8], k: usize) -> Option<Instruction> {
 
 /// Position-independent code's switch dispatch, `movslq (%rB,%rI,4),%rA;
 /// add %rB,%rA; jmp *%rA` (`.long case - table` entries): the table
-/// register %rB and the load's index.
+/// register %rB and the load's index. The compiler may schedule a few
+/// instructions that write neither register in between (rustc: `mov
+/// $0x2,%al` before the `jmp`).
 fn pie_dispatch(insns: &[Insn], data: &[u8], jump: usize) -> Option<(Register, usize)> {
     if insns.get(jump)?.kind != Kind::IndirectJump {
         return None;
@@ -289,24 +291,42 @@ fn pie_dispatch(insns: &[Insn], data: &[u8], jump: usize) -> Option<(Register, u
         return None;
     }
     let target = j.op0_register();
-    let add = iced_at(insns, data, jump.checked_sub(1)?)?;
-    if add.code() != Code::Add_r64_rm64 && add.code() != Code::Add_rm64_r64
-        || add.op0_kind() != OpKind::Register
-        || add.op1_kind() != OpKind::Register
-        || add.op0_register() != target
-    {
-        return None;
-    }
+    let mut info = InstructionInfoFactory::new();
+    // `insns[k]` before `from`, over at most `PIE_SCHEDULED` plain
+    // instructions that write none of `kept`, that `is` accepts.
+    let mut back = |from: usize, kept: &[Register], is: &dyn Fn(&Instruction) -> bool| {
+        let lo = from.saturating_sub(PIE_SCHEDULED + 1);
+        for k in (lo..from).rev() {
+            let ins = iced_at(insns, data, k)?;
+            if is(&ins) {
+                return Some((k, ins));
+            }
+            if insns[k].kind != Kind::Other || kept.iter().any(|&r| writes_reg(&mut info, &ins, r))
+            {
+                return None;
+            }
+        }
+        None
+    };
+    let (k_add, add) = back(jump, &[target], &|add| {
+        (add.code() == Code::Add_r64_rm64 || add.code() == Code::Add_rm64_r64)
+            && add.op0_kind() == OpKind::Register
+            && add.op1_kind() == OpKind::Register
+            && add.op0_register() == target
+    })?;
     let base = add.op1_register();
-    let k_load = jump.checked_sub(2)?;
-    let load = iced_at(insns, data, k_load)?;
-    (load.code() == Code::Movsxd_r64_rm32
-        && load.op0_register() == target
-        && load.op1_kind() == OpKind::Memory
-        && load.memory_base() == base
-        && load.memory_index_scale() == 4)
-        .then_some((base, k_load))
+    let (k_load, _) = back(k_add, &[target, base], &|load| {
+        load.code() == Code::Movsxd_r64_rm32
+            && load.op0_register() == target
+            && load.op1_kind() == OpKind::Memory
+            && load.memory_base() == base
+            && load.memory_index_scale() == 4
+    })?;
+    Some((base, k_load))
 }
+
+/// Instructions [`pie_dispatch`] lets stand between its three.
+const PIE_SCHEDULED: usize = 6;
 
 /// The stack model's number of a 64-bit general register.
 fn gpr(r: Register) -> Option<u8> {
@@ -981,17 +1001,18 @@ impl Decoder for X86 {
     }
 
     /// Position-independent code's dispatch ([`pie_dispatch`]): the table
-    /// register %rB, and the instruction that last wrote it before the
-    /// load, searched back over the function's code however far (gcc hoists
-    /// the `lea table(%rip),%rB` of a switch in a loop to the function's
-    /// entry, past the loop's other switches). A register a call may
-    /// clobber is searched back to the last call only.
+    /// register %rB, and the instruction that set it, searched back over
+    /// the function's code however far (gcc hoists the `lea
+    /// table(%rip),%rB` of a switch in a loop to the function's entry, past
+    /// the loop's other switches): the one write every path back meets
+    /// first, else the last in code order. A register a call may clobber
+    /// is searched back to the last call only.
     fn table_base_def(
         &self,
         insns: &[Insn],
         data: &[u8],
         jump: usize,
-        _to: &super::CondTargets,
+        to: &super::CondTargets,
     ) -> Option<(u32, Option<usize>)> {
         let (base, k_load) = pie_dispatch(insns, data, jump)?;
         let preserved = matches!(
@@ -1003,10 +1024,47 @@ impl Decoder for X86 {
                 | Register::R14
                 | Register::R15
         );
+        // Back over every path into the load, to the write of %rB each
+        // meets first: one instruction, or the table is not read.
         let mut info = InstructionInfoFactory::new();
-        for k in (0..k_load).rev() {
+        let mut def = None;
+        let mut undecoded = false;
+        let whole = super::walk_back(insns, to, k_load, |k| {
             if insns[k].kind == Kind::Call && !preserved {
-                return None;
+                return Back::Fail;
+            }
+            let Some(ins) = iced_at(insns, data, k) else {
+                undecoded = true;
+                return Back::Fail;
+            };
+            if !writes_reg(&mut info, &ins, base) {
+                return Back::On;
+            }
+            match def {
+                Some(d) if d != k => Back::Fail,
+                _ => {
+                    def = Some(k);
+                    Back::Stop
+                }
+            }
+        });
+        if whole && !undecoded && def.is_some() {
+            return Some((base.number() as u32, def));
+        }
+        // Paths that disagree (clang and rustc set a table register again
+        // after calls), or that end in code only switch tables reach (read
+        // later): the last write before the load in the code's order,
+        // skipping code that runs into a return (an epilogue's `pop %rB`).
+        let mut returns = false;
+        for k in (0..k_load).rev() {
+            match insns[k].kind {
+                Kind::Return | Kind::Trap => returns = true,
+                Kind::Call if !preserved => return None,
+                Kind::Jump | Kind::CondJump | Kind::IndirectJump => returns = false,
+                _ => {}
+            }
+            if returns {
+                continue;
             }
             let ins = iced_at(insns, data, k)?;
             if writes_reg(&mut info, &ins, base) {

@@ -458,7 +458,9 @@ fn resolve_branches(
                 }
                 dests.push(PackedDest::pack(dest, sec, &mut far));
                 let link = match (ins.kind, dest) {
-                    (Kind::Call, Dest::Local { section, offset }) => {
+                    // A call through the GOT slot of a function defined here
+                    // (rustc's calls of generic instances) calls it.
+                    (Kind::Call | Kind::IndirectCall, Dest::Local { section, offset }) => {
                         starts.get(&(section, offset)).copied()
                     }
                     (Kind::Jump | Kind::CondJump, Dest::Local { section, offset })

@@ -488,121 +488,123 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
     // Each dispatch's table looked for in parallel (on vmlinux.o, thousands
     // of jumps through retpoline thunks, each searched back through the
     // relocations, took one thread 10 ms), then taken in order.
+    // `known`: the cases of the function's tables read in an earlier round
+    // (jump index in the function, case offsets): ways back to a dispatch
+    // through code only those tables reach.
+    let look = |fi: usize, k: usize, known: &[(usize, Vec<u64>)]| {
+        let f = &m.functions[fi];
+        let Some(code) = m.section_code(f.section) else {
+            return Looked::Nothing;
+        };
+        let range = m.insn_range(f);
+        let dispatch = |k: usize| dispatch(code, k);
+        // arm64 keeps the table's address in a register, often set once
+        // at the function's entry for every dispatch (computed gotos):
+        // look back from where it was last set.
+        // The register found names the table for the function's other
+        // dispatches through it that find no setting (`later` below).
+        let fi_insns = &code.insns[range.clone()];
+        let data = obj.section_data(f.section);
+        // x86 position-independent code (`movslq (%rB,%rI,4),%rA; add
+        // %rB,%rA; jmp *%rA`): the table is where %rB was set on every path
+        // to the dispatch (gcc hoists that `lea .Ltable(%rip),%rB` to the
+        // entry, past other switches; rustc sets several table registers
+        // at once), not the nearest table address before the jump.
+        let pie = x86 && m.dec.dispatch_form(fi_insns, data, k - range.start);
+        let (from, reg) = if pie {
+            let mut to = m.cond_targets(code, range.clone());
+            for (j, cases) in known {
+                to.add_cases(*j, cases.iter().copied());
+            }
+            match m.dec.table_base_def(fi_insns, data, k - range.start, &to) {
+                Some((_, Some(d))) => (range.start + d, None),
+                _ => return Looked::Nothing,
+            }
+        } else if x86 {
+            (k, None)
+        } else {
+            let fi_insns = &code.insns[range.clone()];
+            let to = m.cond_targets(code, range.clone());
+            match m
+                .dec
+                .table_base_def(fi_insns, obj.section_data(f.section), k - range.start, &to)
+            {
+                Some((reg, Some(d))) => (range.start + d, Some(reg)),
+                Some((reg, None)) => return Looked::Later(fi, k, reg),
+                None => return Looked::Nothing,
+            }
+        };
+        // From a PIE table register's setting, only that instruction.
+        let lo = if pie {
+            from
+        } else {
+            from.saturating_sub(128).max(range.start)
+        };
+        // The relocations of the instructions looked at, found once
+        // and walked back with them (a search per instruction was
+        // 0.8% of the instructions of a run over the x86 modules).
+        let span = obj.relocs_in(f.section, code.insns[lo].offset(), code.insns[from].end());
+        let mut below = span.len();
+        for j in (lo..=from).rev() {
+            let ins = &code.insns[j];
+            if j != k && dispatch(j) {
+                break;
+            }
+            // This instruction's relocations: span[r_lo..r_hi].
+            let mut r_lo = below;
+            while r_lo > 0 && span[r_lo - 1].offset() >= ins.offset() {
+                r_lo -= 1;
+            }
+            let mut r_hi = r_lo;
+            while r_hi < below && span[r_hi].offset() < ins.end() {
+                r_hi += 1;
+            }
+            below = r_lo;
+            let table = span[r_lo..r_hi].iter().find_map(|r| {
+                let sym = obj.symbols.get(r.sym())?;
+                let ts = sym.section_index()?;
+                if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
+                    return None;
+                }
+                let mut off = sym.value.wrapping_add(obj.addend(r) as u64);
+                if x86 && r.r_type() == R_X86_64_PC32 {
+                    off = off.wrapping_add(4);
+                }
+                let fi_insns = &code.insns[range.clone()];
+                off = off.wrapping_add(m.dec.address_adjust(
+                    fi_insns,
+                    obj.section_data(f.section),
+                    j - range.start,
+                    k - range.start,
+                ) as u64);
+                let first = obj.relocs_in(ts, off, off + 1).first()?;
+                match obj.resolve(first.sym(), obj.addend(first)) {
+                    Place::Local { section, offset }
+                        if m.in_function_or_cold_part(f, section, offset) =>
+                    {
+                        Some((ts, off))
+                    }
+                    _ => None,
+                }
+            });
+            if let Some((ts, off)) = table {
+                return Looked::Found((fi, f.section, code.insns[k].offset(), ts, off), reg);
+            }
+        }
+        Looked::Nothing
+    };
     let looked: Vec<Looked> = dispatches
         .par_iter()
         .map(|&(fi, k)| {
             let f = &m.functions[fi];
-            let Some(code) = m.section_code(f.section) else {
-                return Looked::Nothing;
-            };
-            let range = m.insn_range(f);
-            let dispatch = |k: usize| dispatch(code, k);
-            let at = (f.section, code.insns[k].offset());
-            if out.cases.contains_key(&at) || out.unread.contains(&at) {
-                return Looked::Nothing;
+            let read = m.section_code(f.section).is_some_and(|code| {
+                let at = (f.section, code.insns[k].offset());
+                out.cases.contains_key(&at) || out.unread.contains(&at)
+            });
+            match read {
+                true => Looked::Nothing,
+                false => look(fi, k, &[]),
             }
-            // arm64 keeps the table's address in a register, often set once
-            // at the function's entry for every dispatch (computed gotos):
-            // look back from where it was last set.
-            // The register found names the table for the function's other
-            // dispatches through it that find no setting (`later` below).
-            let (from, reg) = if x86 {
-                (k, None)
-            } else {
-                let fi_insns = &code.insns[range.clone()];
-                let to = m.cond_targets(code, range.clone());
-                match m.dec.table_base_def(
-                    fi_insns,
-                    obj.section_data(f.section),
-                    k - range.start,
-                    &to,
-                ) {
-                    Some((reg, Some(d))) => (range.start + d, Some(reg)),
-                    Some((reg, None)) => return Looked::Later(fi, k, reg),
-                    None => return Looked::Nothing,
-                }
-            };
-            let mut lo = from.saturating_sub(128).max(range.start);
-            let mut from = from;
-            let mut base_tried = false;
-            loop {
-                // The relocations of the instructions looked at, found once
-                // and walked back with them (a search per instruction was
-                // 0.8% of the instructions of a run over the x86 modules).
-                let span =
-                    obj.relocs_in(f.section, code.insns[lo].offset(), code.insns[from].end());
-                let mut below = span.len();
-                for j in (lo..=from).rev() {
-                    let ins = &code.insns[j];
-                    if j != k && dispatch(j) {
-                        break;
-                    }
-                    // This instruction's relocations: span[r_lo..r_hi].
-                    let mut r_lo = below;
-                    while r_lo > 0 && span[r_lo - 1].offset() >= ins.offset() {
-                        r_lo -= 1;
-                    }
-                    let mut r_hi = r_lo;
-                    while r_hi < below && span[r_hi].offset() < ins.end() {
-                        r_hi += 1;
-                    }
-                    below = r_lo;
-                    let table = span[r_lo..r_hi].iter().find_map(|r| {
-                        let sym = obj.symbols.get(r.sym())?;
-                        let ts = sym.section_index()?;
-                        if sym.st_type != STT_SECTION || !is_rodata(obj.section_name(ts)) {
-                            return None;
-                        }
-                        let mut off = sym.value.wrapping_add(obj.addend(r) as u64);
-                        if x86 && r.r_type() == R_X86_64_PC32 {
-                            off = off.wrapping_add(4);
-                        }
-                        let fi_insns = &code.insns[range.clone()];
-                        off = off.wrapping_add(m.dec.address_adjust(
-                            fi_insns,
-                            obj.section_data(f.section),
-                            j - range.start,
-                            k - range.start,
-                        ) as u64);
-                        let first = obj.relocs_in(ts, off, off + 1).first()?;
-                        match obj.resolve(first.sym(), obj.addend(first)) {
-                            Place::Local { section, offset }
-                                if m.in_function_or_cold_part(f, section, offset) =>
-                            {
-                                Some((ts, off))
-                            }
-                            _ => None,
-                        }
-                    });
-                    if let Some((ts, off)) = table {
-                        return Looked::Found(
-                            (fi, f.section, code.insns[k].offset(), ts, off),
-                            reg,
-                        );
-                    }
-                }
-                // x86 position-independent code whose table register was set
-                // before another dispatch (kconfig's `zconfdump`): where it
-                // was last set, once.
-                if !x86 || base_tried {
-                    break;
-                }
-                base_tried = true;
-                let fi_insns = &code.insns[range.clone()];
-                let data = obj.section_data(f.section);
-                if !m.dec.dispatch_form(fi_insns, data, k - range.start) {
-                    break;
-                }
-                let to = m.cond_targets(code, range.clone());
-                match m.dec.table_base_def(fi_insns, data, k - range.start, &to) {
-                    Some((_, Some(d))) => {
-                        from = range.start + d;
-                        lo = from;
-                    }
-                    _ => break,
-                }
-            }
-            Looked::Nothing
         })
         .collect();
     for l in looked {
@@ -624,7 +626,63 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
             found.push((fi, f.section, code.insns[k].offset(), ts, off));
         }
     }
-    let starts: FxHashSet<(usize, u64)> = found.iter().map(|t| (t.3, t.4)).collect();
+    let mut starts: FxHashSet<(usize, u64)> = found.iter().map(|t| (t.3, t.4)).collect();
+    read_relocated(m, &found, &starts, out);
+    // x86 position-independent code: a dispatch whose table register is
+    // set only on the way through another table's cases (rustc's second
+    // dispatch of one table, in a loop) is looked for again with the cases
+    // of the function's tables read.
+    if !x86 {
+        return;
+    }
+    let mut known: FxHashMap<usize, Vec<(usize, Vec<u64>)>> = FxHashMap::default();
+    let mut again = Vec::new();
+    for &(fi, k) in &dispatches {
+        let f = &m.functions[fi];
+        let Some(code) = m.section_code(f.section) else {
+            continue;
+        };
+        let at = (f.section, code.insns[k].offset());
+        if let Some(cases) = out.cases.get(&at) {
+            let start = m.insn_range(f).start;
+            known
+                .entry(fi)
+                .or_default()
+                .push((k - start, cases.iter().collect()));
+        } else if !out.unread.contains(&at) {
+            again.push((fi, k));
+        }
+    }
+    again.retain(|(fi, _)| known.contains_key(fi));
+    if again.is_empty() {
+        return;
+    }
+    let more: Vec<_> = again
+        .par_iter()
+        .filter_map(|&(fi, k)| match look(fi, k, &known[&fi]) {
+            Looked::Found(t, _) => Some(t),
+            _ => None,
+        })
+        .collect();
+    if more.is_empty() {
+        return;
+    }
+    // All again: a table read before may have run on into one found now.
+    starts.extend(more.iter().map(|t| (t.3, t.4)));
+    found.extend(more);
+    read_relocated(m, &found, &starts, out);
+}
+
+/// Reads the tables `found` (function, jump section, jump offset, table
+/// section, table offset) into `out`; a table ends at another's start.
+fn read_relocated(
+    m: &Model,
+    found: &[(usize, usize, u64, usize, u64)],
+    starts: &FxHashSet<(usize, u64)>,
+    out: &mut JumpTables,
+) {
+    let obj = m.obj;
+    let x86 = obj.machine == Machine::X86_64;
     // Each table read in parallel, taken in order (a later read of one
     // dispatch replaces an earlier one, as before).
     type Read = (usize, u64, Vec<u64>, Vec<(usize, u64)>);

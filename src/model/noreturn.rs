@@ -136,7 +136,9 @@ impl<'a> Model<'a> {
         let start = range.start;
         let dead = range
             .clone()
-            .filter(|&k| code.insns[k].kind == Kind::Call)
+            // Calls through a GOT slot (`call *sym@GOTPCREL(%rip)`) have
+            // their symbol as destination.
+            .filter(|&k| matches!(code.insns[k].kind, Kind::Call | Kind::IndirectCall))
             .filter(|&k| match code.dest_link(k) {
                 (Dest::External { sym }, _) => self.listed_noreturn[sym],
                 (Dest::Local { section, offset }, link) => {

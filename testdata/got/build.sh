@@ -12,6 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 gcc -O2 -fcf-protection=none -fno-plt -c noplt.c -o noplt-x86_64.o
 "${RUSTC:-rustc}" -O --crate-type=lib --emit=obj panics.rs -o panics-x86_64.o
+# A noreturn function of the same crate, called through its GOT slot.
+"${RUSTC:-rustc}" --edition 2021 -O --crate-type=lib --emit=obj local.rs -o local-x86_64.o
 # Landing pads of calls with pushed arguments (DW_CFA_GNU_args_size).
 "${RUSTC:-rustc}" -O --crate-type=lib --emit=obj args.rs -o args-x86_64.o
 # Unoptimized, as cargo builds proc-macro crates: `ud2` after a dispatch.

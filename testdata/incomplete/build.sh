@@ -8,6 +8,12 @@ for s in x86-*.s; do as --64 "$s" -o "${s%.s}.o"; done
 # A switch's cases with a fault only their walk finds (x86-switch-pie-loop.s
 # is gcc's output of x86-switch-pie-loop.c, see its head).
 as --64 --defsym FAULT=1 x86-switch-pie-loop.s -o x86-switch-pie-loop-fault.o
+# The same with a `mov` scheduled before the jump (x86-switch-pie-scheduled.s
+# is rustc's output of x86-switch-pie-scheduled.rs).
+as --64 --defsym FAULT=1 x86-switch-pie-scheduled.s -o x86-switch-pie-scheduled-fault.o
+# Two hoisted table registers (x86-switch-pie-two-tables.s is gcc's output
+# of x86-switch-pie-two-tables.c).
+as --64 --defsym FAULT=1 x86-switch-pie-two-tables.s -o x86-switch-pie-two-tables-fault.o
 # Every table entry right.
 as --64 --defsym CLEAN=1 x86-table-entry.s -o x86-table-entry-clean.o
 for s in arm64-*.s; do aarch64-linux-gnu-as "$s" -o "${s%.s}.o"; done
