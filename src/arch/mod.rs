@@ -285,6 +285,14 @@ impl Insn {
     pub fn ops_index(&self) -> Option<usize> {
         (self.flags & Self::OPS_AT != 0).then_some(self.target as usize)
     }
+    /// Forgets its operations (a decoder that learns, instructions later,
+    /// what they amount to).
+    pub fn clear_ops(&mut self) {
+        if self.flags & Self::OPS_AT != 0 {
+            self.target = Self::NO_TARGET;
+        }
+        self.flags &= !(Self::HAS_OPS | Self::OPS_AT);
+    }
     /// Records where its operations start (see [`Insn::ops_index`]); only
     /// for instructions without an encoded target.
     pub fn set_ops_index(&mut self, index: usize) {
@@ -705,6 +713,10 @@ pub trait Decoder: Sync {
     ) -> Option<u64> {
         None
     }
+    /// Settles a decoded section's operations where instructions together
+    /// mean something other than each alone (x86 stack-probe loops).
+    /// `data`: the section's bytes.
+    fn settle_ops(&self, _data: &[u8], _insns: &mut [Insn], _ops: &mut OpTable) {}
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;
     /// A little less than the average instruction size in real code, to

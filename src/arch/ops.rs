@@ -90,6 +90,15 @@ pub enum Op {
         reg: Reg,
         pac: Pac,
     },
+    /// `reg` was just set `below` bytes under the stack pointer, and the
+    /// frame address is found from it until the stack pointer is set from
+    /// it again: a stack-probe loop moves the stack pointer down to `reg`
+    /// a page at a time (compilers' `-fstack-clash-protection`, LLVM's
+    /// inline probes), as the compilers' CFI says (`.cfi_def_cfa_register`).
+    CfaFrom {
+        reg: Reg,
+        below: i32,
+    },
 }
 
 /// An [`Op`] in 8 bytes: four tag/register bytes and one immediate.
@@ -129,6 +138,7 @@ impl PackedOp {
                 (sk << 3 | dk, sr, dr, 0, si | di)
             }
             Op::Direction(set) => (64, u8::from(set), 0, 0, 0),
+            Op::CfaFrom { reg, below } => (65, reg, 0, 0, below),
             Op::Pac { reg, pac } => {
                 let (kind, key, m) = match pac {
                     Pac::Sign(k, m) => (0, k, Some(m)),
@@ -166,6 +176,9 @@ impl PackedOp {
         }
         if tag == 64 {
             return Op::Direction(a != 0);
+        }
+        if tag == 65 {
+            return Op::CfaFrom { reg: a, below: imm };
         }
         let src = match tag >> 3 {
             0 => Src::Reg(a),
@@ -247,6 +260,25 @@ impl OpTable {
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
     }
+    /// Offsets of the instructions whose operations include `sub $n, reg`
+    /// (`add` of `-n`) to `reg` itself with `n` at least `min`, in order.
+    pub fn stack_subs_from(&self, reg: Reg, min: i32) -> Vec<u64> {
+        let add_to_reg = PackedOp::pack(Op::Stack {
+            src: Src::Add(reg, -min),
+            dst: Dst::Reg(reg),
+        });
+        self.ops
+            .iter()
+            .zip(&self.offsets)
+            .filter(|(p, _)| {
+                p.tag == add_to_reg.tag
+                    && p.a == add_to_reg.a
+                    && p.b == add_to_reg.b
+                    && p.imm <= -min
+            })
+            .map(|(_, &o)| u64::from(o))
+            .collect()
+    }
     /// Appends another table whose offsets all follow this one's.
     pub fn append(&mut self, other: &mut OpTable) {
         self.offsets.append(&mut other.offsets);
@@ -306,6 +338,7 @@ mod tests {
                     src: Src::Reg(r),
                     dst: Dst::Store(r, i),
                 });
+                ops.push(Op::CfaFrom { reg: r, below: i });
             }
             for src in [Src::Pop, Src::PopFlags, Src::Const, Src::Unknown] {
                 for dst in [Dst::Reg(r), Dst::Push, Dst::PushFlags, Dst::Mem] {

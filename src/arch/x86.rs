@@ -733,6 +733,7 @@ impl X86 {
         while pos < bytes.len() {
             let offset = base + pos as u64;
             let rest = &bytes[pos..];
+
             let q = match QUICK {
                 false => None,
                 true if rest.len() >= 16 => quick(rest),
@@ -817,6 +818,160 @@ impl X86 {
             out.push(insn);
         }
     }
+}
+
+/// Stack-probe loops, as gcc (`-fstack-clash-protection`) and LLVM (also
+/// rustc's inline probes for frames over a page) emit them:
+///
+/// ```text
+///     lea -N(%rsp),%r11          (gcc)  |  mov %rsp,%r11; sub $N,%r11  (LLVM)
+/// 1:  sub $P,%rsp
+///     orq $0,(%rsp)              (gcc)  |  movq $0,(%rsp)              (LLVM)
+///     cmp %r11,%rsp
+///     jne 1b
+/// ```
+///
+/// A walk would find the stack a page lower at each turn. The loop's own
+/// move of the stack pointer goes; the instruction setting %r11 also makes
+/// it the frame address's register (`Op::CfaFrom`, as the compilers' CFI
+/// does); and the instruction after the loop first sets the stack pointer
+/// from it. Found after a section is decoded, from its operations: only a
+/// section with a page-sized `sub` of the stack pointer is looked at.
+fn settle_probe_loops(data: &[u8], insns: &mut [Insn], ops: &mut OpTable) {
+    let subs = ops.stack_subs_from(RSP, PROBE_MIN);
+    if subs.is_empty() {
+        return;
+    }
+    // (the `sub` in the loop, the setting of the register, the
+    // instruction after the loop, the register, how far below)
+    let mut loops: Vec<(usize, usize, usize, u8, i32)> = Vec::new();
+    for at in subs {
+        let Ok(k) = insns.binary_search_by_key(&at, |i| i.offset()) else {
+            continue;
+        };
+        if let Some(l) = probe_loop_at(data, insns, k) {
+            loops.push(l);
+        }
+    }
+    if loops.is_empty() {
+        return;
+    }
+    // The table again, in instruction order, with the loops' changes.
+    let old = std::mem::take(ops);
+    let mut cursor = 0;
+    let offs = old.offsets();
+    let exit_op = |reg| Op::Stack {
+        src: Src::Reg(reg),
+        dst: Dst::Reg(RSP),
+    };
+    for (k, ins) in insns.iter_mut().enumerate() {
+        let o = ins.offset();
+        while cursor < offs.len() && u64::from(offs[cursor]) < o {
+            cursor += 1;
+        }
+        let own = old.from_index(cursor, o);
+        let first = ops.len();
+        if let Some(l) = loops.iter().find(|l| l.2 == k) {
+            ops.push(o, exit_op(l.3));
+        }
+        if !loops.iter().any(|l| l.0 == k) {
+            for op in own {
+                ops.push(o, op);
+            }
+        }
+        if let Some(l) = loops.iter().find(|l| l.1 == k) {
+            ops.push(
+                o,
+                Op::CfaFrom {
+                    reg: l.3,
+                    below: l.4,
+                },
+            );
+        }
+        ins.clear_ops();
+        if ops.len() > first {
+            *ins = ins.with_ops_at(first);
+        }
+    }
+}
+
+/// The smallest `sub` of the stack pointer a probe loop takes: a page.
+const PROBE_MIN: i32 = 4096;
+
+/// The probe loop whose `sub $P,%rsp` is `insns[k]`, if it is one (see
+/// [`settle_probe_loops`]).
+fn probe_loop_at(data: &[u8], insns: &[Insn], k: usize) -> Option<(usize, usize, usize, u8, i32)> {
+    let set_k = k.checked_sub(1)?;
+    let (set, sub, touch, cmp, jump, after) = (
+        insns[set_k],
+        insns[k],
+        *insns.get(k + 1)?,
+        *insns.get(k + 2)?,
+        *insns.get(k + 3)?,
+        *insns.get(k + 4)?,
+    );
+    if jump.kind != Kind::CondJump
+        || jump.imm_target() != Some(sub.offset())
+        || after.offset() != jump.end()
+        || set.end() != sub.offset()
+    {
+        return None;
+    }
+    let at = |i: &Insn| iced_at(std::slice::from_ref(i), data, 0);
+    // 0 stored to the new top of stack.
+    let t_ins = at(&touch)?;
+    let zero_top = matches!(
+        t_ins.code(),
+        Code::Mov_rm64_imm32 | Code::Or_rm64_imm8 | Code::Or_rm64_imm32
+    ) && t_ins.op0_kind() == OpKind::Memory
+        && t_ins.memory_base() == Register::RSP
+        && t_ins.memory_index() == Register::None
+        && t_ins.memory_displacement64() == 0
+        && t_ins.immediate(1) == 0;
+    if !zero_top {
+        return None;
+    }
+    // cmp %rX,%rsp (either order)
+    let c_ins = at(&cmp)?;
+    if !matches!(c_ins.code(), Code::Cmp_rm64_r64 | Code::Cmp_r64_rm64)
+        || c_ins.op0_kind() != OpKind::Register
+        || c_ins.op1_kind() != OpKind::Register
+    {
+        return None;
+    }
+    let probe = match (c_ins.op0_register(), c_ins.op1_register()) {
+        (Register::RSP, r) | (r, Register::RSP) => r,
+        _ => return None,
+    };
+    let reg = gpr(probe).filter(|&r| r != RSP && r != RBP)?;
+    // Where %rX was set to sp - N: `lea -N(%rsp),%rX`, or `sub $N,%rX`
+    // right after `mov %rsp,%rX`.
+    let s_ins = at(&set)?;
+    let below = if s_ins.code() == Code::Lea_r64_m
+        && s_ins.op0_register() == probe
+        && s_ins.memory_base() == Register::RSP
+        && s_ins.memory_index() == Register::None
+    {
+        (s_ins.memory_displacement64() as i64).checked_neg()?
+    } else if matches!(s_ins.code(), Code::Sub_rm64_imm32 | Code::Sub_rm64_imm8)
+        && s_ins.op0_kind() == OpKind::Register
+        && s_ins.op0_register() == probe
+    {
+        let m_ins = at(insns.get(set_k.checked_sub(1)?)?)?;
+        let copies_sp = matches!(m_ins.code(), Code::Mov_rm64_r64 | Code::Mov_r64_rm64)
+            && m_ins.op0_kind() == OpKind::Register
+            && m_ins.op1_kind() == OpKind::Register
+            && m_ins.op0_register() == probe
+            && m_ins.op1_register() == Register::RSP;
+        if !copies_sp {
+            return None;
+        }
+        s_ins.immediate(1) as i64
+    } else {
+        return None;
+    };
+    let below = i32::try_from(below).ok().filter(|&b| b > 0)?;
+    Some((k, set_k, k + 4, reg, below))
 }
 
 /// Where decoding `bytes` (section bytes from `base`) the quick way and
@@ -1072,6 +1227,10 @@ impl Decoder for X86 {
             }
         }
         None
+    }
+
+    fn settle_ops(&self, data: &[u8], insns: &mut [Insn], ops: &mut OpTable) {
+        settle_probe_loops(data, insns, ops);
     }
 
     fn min_insn_len(&self) -> u64 {

@@ -1099,7 +1099,7 @@ impl Walk<'_, '_, '_> {
                 });
             for op in st.code.ops(st.index) {
                 match op {
-                    Op::Stack { .. } if self.stack => {
+                    Op::Stack { .. } | Op::CfaFrom { .. } if self.stack => {
                         self.realigned |= frame.realigns(&op);
                         let before = s.cfi;
                         if let Err(u) = frame.apply(&mut s.cfi, &op, in_function, next_hint) {
@@ -2695,6 +2695,18 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
             let note = format!("stack state here: {}", frame.describe(c));
             found.push((ORC_MISMATCH, (f.section, off), msg, vec![note]));
         }
+        // After a stack-probe loop the stack pointer is where the frame
+        // address was found from (`Op::CfaFrom`); the instruction there
+        // says so first, and gcc's CFI already counts from the stack
+        // pointer: compared as after that.
+        let exit;
+        let c = match probe_exit(frame, code, w.base + idx, c) {
+            Some(e) => {
+                exit = e;
+                &exit
+            }
+            None => c,
+        };
         if !cfi_done
             && cfi_here
             && let Some(t) = &p.cfi
@@ -2723,6 +2735,28 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
     for (rule, at, msg, notes) in found {
         w.event(rule, at, msg, root);
         w.last().notes = notes;
+    }
+}
+
+/// The state `c` at `code.insns[i]` with the instruction's first operation
+/// applied, when that sets the stack pointer from the register the frame
+/// address is found from (the end of a stack-probe loop).
+fn probe_exit(frame: &Frame, code: &SectionCode, i: usize, c: &Cfi) -> Option<Cfi> {
+    let sp = frame.sp();
+    if c.cfa.base == sp || !code.insns[i].has_ops() {
+        return None;
+    }
+    let op = code.ops(i).next()?;
+    match op {
+        Op::Stack {
+            src: crate::arch::Src::Reg(r),
+            dst: crate::arch::Dst::Reg(d),
+        } if r as crate::model::cfi::Base == c.cfa.base && d as crate::model::cfi::Base == sp => {
+            let mut e = *c;
+            frame.apply(&mut e, &op, true, false).ok()?;
+            Some(e)
+        }
+        _ => None,
     }
 }
 

@@ -286,12 +286,28 @@ impl Frame {
         in_function: bool,
         next_has_hint: bool,
     ) -> Result<(), Unsupported> {
-        let Op::Stack { src, dst } = *op else {
-            return Ok(());
-        };
         if c.force_undefined {
             return Ok(());
         }
+        if let Op::CfaFrom { reg, below } = *op {
+            // The probe register holds sp - below: the CFA is as far above
+            // it, while the stack pointer moves down to it.
+            // Under a frame pointer (or DRAP) the frame address does not
+            // move with the stack pointer.
+            let sp = self.sp();
+            if c.cfa.base != sp || c.drap {
+                return Ok(());
+            }
+            if reg as Base == sp || reg as Base == self.fp() {
+                return Err(Unsupported::StackRegister);
+            }
+            c.cfa.base = reg as Base;
+            c.cfa.offset = c.cfa.offset.wrapping_add(below);
+            return Ok(());
+        }
+        let Op::Stack { src, dst } = *op else {
+            return Ok(());
+        };
         if c.cfa.base == UNDEFINED {
             return if in_function {
                 Err(Unsupported::UndefinedState)
@@ -515,6 +531,11 @@ impl Frame {
             if self.arm64 {
                 let _ = self.clobber(c, d);
             }
+        } else if d == sp && s == c.cfa.base && s != bp && !c.drap && !self.arm64 {
+            // mov %probe, %rsp after a stack-probe loop (Op::CfaFrom): the
+            // stack pointer is where the CFA was found from
+            c.cfa.base = sp;
+            c.stack_size = c.cfa.offset;
         } else if s == bp && d == sp && (c.cfa.base == bp || c.cfa.base == c.drap_reg) {
             // mov %rbp, %rsp: the stack pointer back from the frame pointer
             c.stack_size = self.reg(c, bp).offset.wrapping_neg();

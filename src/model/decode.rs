@@ -34,7 +34,8 @@ pub(super) fn decode_section(
     let segments = segments(obj, sec, cuts, replacements);
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
-    let (mut insns, ops, seen) = decode_segments(dec, data, &segments, piece);
+    let (mut insns, mut ops, seen) = decode_segments(dec, data, &segments, piece);
+    dec.settle_ops(data, &mut insns, &mut ops);
     if seen.syscall {
         mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
     }
