@@ -605,17 +605,20 @@ fn calls_through_the_got_go_to_their_symbol() {
 /// Frames over a page are probed a page at a time in a loop (gcc and clang
 /// `-fstack-clash-protection`, rustc always): `sub $4096,%rsp; orq
 /// $0,(%rsp); cmp %r11,%rsp; jne` down to %r11, set to the stack pointer
-/// less the frame before the loop. The loop is followed as the compilers'
-/// CFI describes it (the frame address found from %r11 in it), and leaves
-/// the stack pointer at %r11: each was a false stack-mismatch, return with
-/// modified frame and CFI disagreement before. An epilogue that gives back
-/// 8 bytes too few is still found.
+/// less the frame before the loop (arm64: `sub sp, sp, #P; cmp sp, xR; str
+/// xzr, [sp]; b.ne`). The loop is followed as the compilers' CFI describes
+/// it (the frame address found from %r11 in it, or from x29 throughout),
+/// and leaves the stack pointer at %r11: each was a false stack-mismatch,
+/// return with modified frame and CFI disagreement before. An epilogue
+/// that gives back 8 bytes too few is still found.
 #[test]
 fn stack_probe_loops_move_the_stack_by_the_frame() {
     let out = short(&[
         "../probe/probe-gcc-x86_64.o",
         "../probe/probe-clang-x86_64.o",
         "../probe/probe-rust-x86_64.o",
+        "../probe/probe-gcc-aarch64.o",
+        "../probe/probe-clang-aarch64.o",
     ]);
     assert_eq!(out, "", "{out}");
     let out = short(&["../probe/probe-gcc-fault-x86_64.o"]);

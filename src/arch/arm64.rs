@@ -4,8 +4,8 @@
 
 use super::ops::{Dst, Modifier, Op as StateOp, OpTable, Pac, PacKey, Src};
 use super::{
-    Back, Barrier, CondTargets, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse,
-    TableJump, walk_back, walk_back_value,
+    Back, Barrier, CondTargets, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, ProbeLoop, RaHome,
+    RelocUse, TableJump, walk_back, walk_back_value,
 };
 use crate::elf::Machine;
 use yaxpeax_arch::{Decoder as _, U8Reader};
@@ -639,6 +639,47 @@ impl Constants {
     }
 }
 
+/// The stack-probe loop whose `sub sp, sp, #P` is `insns[k]`, as gcc and
+/// clang (`-fstack-clash-protection`) emit it:
+///
+/// ```text
+///     sub xR, sp, #N
+/// 1:  sub sp, sp, #P
+///     cmp sp, xR          (these two in either order)
+///     str xzr, [sp, #off]
+///     b.ne 1b
+/// ```
+fn probe_loop_at(data: &[u8], insns: &[Insn], k: usize) -> Option<ProbeLoop> {
+    let set_k = super::probe_shape(insns, k)?;
+    // sub xR, sp, #imm{, lsl #12}
+    let s = word(data, &insns[set_k])?;
+    if s & 0xff80_03e0 != 0xd100_03e0 {
+        return None;
+    }
+    let reg = (s & 31) as u8;
+    if reg == SP || reg == 29 {
+        return None;
+    }
+    let imm = i64::from((s >> 10) & 0xfff);
+    let below = if (s >> 22) & 1 == 1 { imm << 12 } else { imm };
+    // cmp sp, xR (subs xzr, sp, xR, uxtx) and str xzr, [sp, #off]
+    let body = [word(data, &insns[k + 1])?, word(data, &insns[k + 2])?];
+    let cmp = 0xeb20_63ff | u32::from(reg) << 16;
+    let zero_top = |w: u32| w & 0xffc0_03ff == 0xf900_03ff;
+    // b.ne
+    let b_ne = word(data, &insns[k + 3])? & 0xff00_001f == 0x5400_0001;
+    if !b_ne || !body.contains(&cmp) || !body.iter().any(|&w| zero_top(w)) {
+        return None;
+    }
+    Some(ProbeLoop {
+        sub: k,
+        set: set_k,
+        exit: k + 4,
+        reg,
+        below: i32::try_from(below).ok().filter(|&b| b > 0)?,
+    })
+}
+
 /// Index of the last instruction in `lo..hi` that writes `reg`.
 fn last_def(insns: &[Insn], data: &[u8], lo: usize, hi: usize, reg: u32) -> Option<usize> {
     (lo..hi)
@@ -1094,6 +1135,10 @@ impl Decoder for Arm64 {
             }
         }
         sum
+    }
+
+    fn settle_ops(&self, data: &[u8], insns: &mut [Insn], ops: &mut OpTable) {
+        super::settle_probe_loops(insns, ops, SP, |insns, k| probe_loop_at(data, insns, k));
     }
 
     fn min_insn_len(&self) -> u64 {

@@ -503,6 +503,97 @@ pub(crate) fn walk_back_value(
     true
 }
 
+/// A stack-probe loop of a decoded section (see the decoders'
+/// `settle_ops`): indexes of the loop's `sub` of the stack pointer, of the
+/// instruction before it that set `reg` to the stack pointer less `below`,
+/// and of the instruction after the loop.
+pub(crate) struct ProbeLoop {
+    pub sub: usize,
+    pub set: usize,
+    pub exit: usize,
+    pub reg: Reg,
+    pub below: i32,
+}
+
+/// The smallest `sub` of the stack pointer a probe loop takes: a page.
+const PROBE_MIN: i32 = 4096;
+
+/// The shape every probe loop has around its `sub` at `insns[k]`: set up
+/// by the instruction right before it, closed by a conditional jump back to
+/// it three instructions on, followed by the instruction after that. The
+/// index of the setting.
+pub(crate) fn probe_shape(insns: &[Insn], k: usize) -> Option<usize> {
+    let set = k.checked_sub(1)?;
+    let (jump, after) = (insns.get(k + 3)?, insns.get(k + 4)?);
+    (jump.kind == Kind::CondJump
+        && jump.imm_target() == Some(insns[k].offset())
+        && after.offset() == jump.end()
+        && insns[set].end() == insns[k].offset())
+    .then_some(set)
+}
+
+/// Settles a section's stack-probe loops: each `sub` of the stack pointer
+/// by a page or more that `find` (given the instructions and its index)
+/// says is a probe loop's moves nothing; the instruction that set the
+/// loop's register makes it the frame address's register
+/// ([`Op::CfaFrom`]), and the instruction after the loop first ends it
+/// ([`Op::ProbeEnd`]). The operation table is rebuilt in instruction
+/// order, and only when a loop is found (a scan of the packed operations
+/// otherwise).
+pub(crate) fn settle_probe_loops(
+    insns: &mut [Insn],
+    ops: &mut OpTable,
+    sp: Reg,
+    find: impl Fn(&[Insn], usize) -> Option<ProbeLoop>,
+) {
+    let loops: Vec<ProbeLoop> = ops
+        .stack_subs_from(sp, PROBE_MIN)
+        .into_iter()
+        .filter_map(|at| insns.binary_search_by_key(&at, |i| i.offset()).ok())
+        .filter_map(|k| find(insns, k))
+        .collect();
+    if loops.is_empty() {
+        return;
+    }
+    let old = std::mem::take(ops);
+    let offs = old.offsets();
+    let mut cursor = 0;
+    for (k, ins) in insns.iter_mut().enumerate() {
+        let o = ins.offset();
+        while cursor < offs.len() && u64::from(offs[cursor]) < o {
+            cursor += 1;
+        }
+        let first = ops.len();
+        if let Some(l) = loops.iter().find(|l| l.exit == k) {
+            ops.push(
+                o,
+                Op::ProbeEnd {
+                    reg: l.reg,
+                    below: l.below,
+                },
+            );
+        }
+        if !loops.iter().any(|l| l.sub == k) {
+            for op in old.from_index(cursor, o) {
+                ops.push(o, op);
+            }
+        }
+        if let Some(l) = loops.iter().find(|l| l.set == k) {
+            ops.push(
+                o,
+                Op::CfaFrom {
+                    reg: l.reg,
+                    below: l.below,
+                },
+            );
+        }
+        ins.clear_ops();
+        if ops.len() > first {
+            *ins = ins.with_ops_at(first);
+        }
+    }
+}
+
 /// Instructions a search for a system call's number looks back over.
 pub const SYSCALL_LOOKBACK: usize = 16;
 

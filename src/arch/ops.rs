@@ -99,6 +99,12 @@ pub enum Op {
         reg: Reg,
         below: i32,
     },
+    /// The end of that loop: the stack pointer is now `below` bytes under
+    /// where it was at the `CfaFrom`, equal to `reg`.
+    ProbeEnd {
+        reg: Reg,
+        below: i32,
+    },
 }
 
 /// An [`Op`] in 8 bytes: four tag/register bytes and one immediate.
@@ -139,6 +145,7 @@ impl PackedOp {
             }
             Op::Direction(set) => (64, u8::from(set), 0, 0, 0),
             Op::CfaFrom { reg, below } => (65, reg, 0, 0, below),
+            Op::ProbeEnd { reg, below } => (66, reg, 0, 0, below),
             Op::Pac { reg, pac } => {
                 let (kind, key, m) = match pac {
                     Pac::Sign(k, m) => (0, k, Some(m)),
@@ -179,6 +186,9 @@ impl PackedOp {
         }
         if tag == 65 {
             return Op::CfaFrom { reg: a, below: imm };
+        }
+        if tag == 66 {
+            return Op::ProbeEnd { reg: a, below: imm };
         }
         let src = match tag >> 3 {
             0 => Src::Reg(a),
@@ -339,6 +349,7 @@ mod tests {
                     dst: Dst::Store(r, i),
                 });
                 ops.push(Op::CfaFrom { reg: r, below: i });
+                ops.push(Op::ProbeEnd { reg: r, below: i });
             }
             for src in [Src::Pop, Src::PopFlags, Src::Const, Src::Unknown] {
                 for dst in [Dst::Reg(r), Dst::Push, Dst::PushFlags, Dst::Mem] {

@@ -1,7 +1,9 @@
 //! x86-64 through iced-x86.
 
 use super::ops::{Dst, Op, OpTable, Src};
-use super::{Back, Barrier, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, RaHome, RelocUse};
+use super::{
+    Back, Barrier, Decoder, FrameAbi, HashLoad, Insn, Kind, Pad, ProbeLoop, RaHome, RelocUse,
+};
 use crate::elf::Machine;
 use iced_x86::{
     Code, Decoder as IcedDecoder, DecoderOptions, FlowControl, Formatter, GasFormatter,
@@ -838,85 +840,14 @@ impl X86 {
 /// from it. Found after a section is decoded, from its operations: only a
 /// section with a page-sized `sub` of the stack pointer is looked at.
 fn settle_probe_loops(data: &[u8], insns: &mut [Insn], ops: &mut OpTable) {
-    let subs = ops.stack_subs_from(RSP, PROBE_MIN);
-    if subs.is_empty() {
-        return;
-    }
-    // (the `sub` in the loop, the setting of the register, the
-    // instruction after the loop, the register, how far below)
-    let mut loops: Vec<(usize, usize, usize, u8, i32)> = Vec::new();
-    for at in subs {
-        let Ok(k) = insns.binary_search_by_key(&at, |i| i.offset()) else {
-            continue;
-        };
-        if let Some(l) = probe_loop_at(data, insns, k) {
-            loops.push(l);
-        }
-    }
-    if loops.is_empty() {
-        return;
-    }
-    // The table again, in instruction order, with the loops' changes.
-    let old = std::mem::take(ops);
-    let mut cursor = 0;
-    let offs = old.offsets();
-    let exit_op = |reg| Op::Stack {
-        src: Src::Reg(reg),
-        dst: Dst::Reg(RSP),
-    };
-    for (k, ins) in insns.iter_mut().enumerate() {
-        let o = ins.offset();
-        while cursor < offs.len() && u64::from(offs[cursor]) < o {
-            cursor += 1;
-        }
-        let own = old.from_index(cursor, o);
-        let first = ops.len();
-        if let Some(l) = loops.iter().find(|l| l.2 == k) {
-            ops.push(o, exit_op(l.3));
-        }
-        if !loops.iter().any(|l| l.0 == k) {
-            for op in own {
-                ops.push(o, op);
-            }
-        }
-        if let Some(l) = loops.iter().find(|l| l.1 == k) {
-            ops.push(
-                o,
-                Op::CfaFrom {
-                    reg: l.3,
-                    below: l.4,
-                },
-            );
-        }
-        ins.clear_ops();
-        if ops.len() > first {
-            *ins = ins.with_ops_at(first);
-        }
-    }
+    super::settle_probe_loops(insns, ops, RSP, |insns, k| probe_loop_at(data, insns, k));
 }
-
-/// The smallest `sub` of the stack pointer a probe loop takes: a page.
-const PROBE_MIN: i32 = 4096;
 
 /// The probe loop whose `sub $P,%rsp` is `insns[k]`, if it is one (see
 /// [`settle_probe_loops`]).
-fn probe_loop_at(data: &[u8], insns: &[Insn], k: usize) -> Option<(usize, usize, usize, u8, i32)> {
-    let set_k = k.checked_sub(1)?;
-    let (set, sub, touch, cmp, jump, after) = (
-        insns[set_k],
-        insns[k],
-        *insns.get(k + 1)?,
-        *insns.get(k + 2)?,
-        *insns.get(k + 3)?,
-        *insns.get(k + 4)?,
-    );
-    if jump.kind != Kind::CondJump
-        || jump.imm_target() != Some(sub.offset())
-        || after.offset() != jump.end()
-        || set.end() != sub.offset()
-    {
-        return None;
-    }
+fn probe_loop_at(data: &[u8], insns: &[Insn], k: usize) -> Option<ProbeLoop> {
+    let set_k = super::probe_shape(insns, k)?;
+    let (set, touch, cmp) = (insns[set_k], insns[k + 1], insns[k + 2]);
     let at = |i: &Insn| iced_at(std::slice::from_ref(i), data, 0);
     // 0 stored to the new top of stack.
     let t_ins = at(&touch)?;
@@ -971,7 +902,13 @@ fn probe_loop_at(data: &[u8], insns: &[Insn], k: usize) -> Option<(usize, usize,
         return None;
     };
     let below = i32::try_from(below).ok().filter(|&b| b > 0)?;
-    Some((k, set_k, k + 4, reg, below))
+    Some(ProbeLoop {
+        sub: k,
+        set: set_k,
+        exit: k + 4,
+        reg,
+        below,
+    })
 }
 
 /// Where decoding `bytes` (section bytes from `base`) the quick way and

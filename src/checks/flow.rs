@@ -1099,7 +1099,7 @@ impl Walk<'_, '_, '_> {
                 });
             for op in st.code.ops(st.index) {
                 match op {
-                    Op::Stack { .. } | Op::CfaFrom { .. } if self.stack => {
+                    Op::Stack { .. } | Op::CfaFrom { .. } | Op::ProbeEnd { .. } if self.stack => {
                         self.realigned |= frame.realigns(&op);
                         let before = s.cfi;
                         if let Err(u) = frame.apply(&mut s.cfi, &op, in_function, next_hint) {
@@ -2739,19 +2739,14 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
 }
 
 /// The state `c` at `code.insns[i]` with the instruction's first operation
-/// applied, when that sets the stack pointer from the register the frame
-/// address is found from (the end of a stack-probe loop).
+/// applied, when that ends a stack-probe loop whose register the frame
+/// address is found from (the stack pointer equals it there).
 fn probe_exit(frame: &Frame, code: &SectionCode, i: usize, c: &Cfi) -> Option<Cfi> {
-    let sp = frame.sp();
-    if c.cfa.base == sp || !code.insns[i].has_ops() {
+    if c.cfa.base == frame.sp() || !code.insns[i].has_ops() {
         return None;
     }
-    let op = code.ops(i).next()?;
-    match op {
-        Op::Stack {
-            src: crate::arch::Src::Reg(r),
-            dst: crate::arch::Dst::Reg(d),
-        } if r as crate::model::cfi::Base == c.cfa.base && d as crate::model::cfi::Base == sp => {
+    match code.ops(i).next()? {
+        op @ Op::ProbeEnd { reg, .. } if reg as crate::model::cfi::Base == c.cfa.base => {
             let mut e = *c;
             frame.apply(&mut e, &op, true, false).ok()?;
             Some(e)

@@ -305,6 +305,18 @@ impl Frame {
             c.cfa.offset = c.cfa.offset.wrapping_add(below);
             return Ok(());
         }
+        if let Op::ProbeEnd { reg, below } = *op {
+            let sp = self.sp();
+            if c.cfa.base == reg as Base {
+                // The stack pointer is where the CFA was found from.
+                c.cfa.base = sp;
+                c.stack_size = c.cfa.offset;
+            } else {
+                // Under a frame pointer: the stack pointer `below` lower.
+                self.add(c, sp, below.wrapping_neg(), sp, false)?;
+            }
+            return Ok(());
+        }
         let Op::Stack { src, dst } = *op else {
             return Ok(());
         };
@@ -531,11 +543,6 @@ impl Frame {
             if self.arm64 {
                 let _ = self.clobber(c, d);
             }
-        } else if d == sp && s == c.cfa.base && s != bp && !c.drap && !self.arm64 {
-            // mov %probe, %rsp after a stack-probe loop (Op::CfaFrom): the
-            // stack pointer is where the CFA was found from
-            c.cfa.base = sp;
-            c.stack_size = c.cfa.offset;
         } else if s == bp && d == sp && (c.cfa.base == bp || c.cfa.base == c.drap_reg) {
             // mov %rbp, %rsp: the stack pointer back from the frame pointer
             c.stack_size = self.reg(c, bp).offset.wrapping_neg();

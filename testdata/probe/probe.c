@@ -10,3 +10,12 @@ int big(int n)
 	use(buf);
 	return buf[n];
 }
+
+/* Large enough that gcc's arm64 code probes in a loop too. */
+int huge(int n)
+{
+	char buf[1000000];
+
+	use(buf);
+	return buf[n];
+}
