@@ -49,38 +49,5 @@ echo "$n rlibs, $(find "$x" -name '*.o' | wc -l) objects"
 if [ -n "$before" ]; then
   "$before" check -q --format json -j "$jobs" "$x" >"$out/rust.before.json" || [ $? -eq 1 ]
 fi
-python3 - "$out" "${before:+yes}" <<'EOF'
-import collections, json, sys
-out, before = sys.argv[1], sys.argv[2] == "yes"
-
-def tally(path):
-    c, objects, functions = collections.Counter(), 0, 0
-    for line in open(path):
-        d = json.loads(line)
-        if d["type"] == "finding":
-            key = d["rule"]
-            if d.get("cause"):
-                key += " (" + d["cause"] + ")"
-            if d["severity"] != "error":
-                key += " [" + d["severity"] + "]"
-            c[key] += 1
-        elif d["type"] == "object":
-            objects += 1
-            functions += d.get("functions", 0)
-    return c, objects, functions
-
-after, objs, funcs = tally(f"{out}/rust.json")
-print(f"\n{objs} objects, {funcs} functions\n")
-if before:
-    prev = tally(f"{out}/rust.before.json")[0]
-    print("| rule | before | after |\n|---|---:|---:|")
-    for k in sorted(set(after) | set(prev)):
-        print(f"| {k} | {prev[k]} | {after[k]} |")
-    print(f"| **all** | **{sum(prev.values())}** | **{sum(after.values())}** |")
-else:
-    print("| rule | findings |\n|---|---:|")
-    for k in sorted(after):
-        print(f"| {k} | {after[k]} |")
-    print(f"| **all** | **{sum(after.values())}** |")
-print(f"\nJSON in {out}")
-EOF
+scripts/findings-table.py "$out" ${before:+--before} rust
+echo "JSON in $out"

@@ -735,7 +735,6 @@ impl X86 {
         while pos < bytes.len() {
             let offset = base + pos as u64;
             let rest = &bytes[pos..];
-
             let q = match QUICK {
                 false => None,
                 true if rest.len() >= 16 => quick(rest),
@@ -1120,13 +1119,11 @@ impl Decoder for X86 {
         // meets first: one instruction, or the table is not read.
         let mut info = InstructionInfoFactory::new();
         let mut def = None;
-        let mut undecoded = false;
         let whole = super::walk_back(insns, to, k_load, |k| {
             if insns[k].kind == Kind::Call && !preserved {
                 return Back::Fail;
             }
             let Some(ins) = iced_at(insns, data, k) else {
-                undecoded = true;
                 return Back::Fail;
             };
             if !writes_reg(&mut info, &ins, base) {
@@ -1140,7 +1137,7 @@ impl Decoder for X86 {
                 }
             }
         });
-        if whole && !undecoded && def.is_some() {
+        if whole && def.is_some() {
             return Some((base.number() as u32, def));
         }
         // Paths that disagree (clang and rustc set a table register again

@@ -498,11 +498,6 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
         };
         let range = m.insn_range(f);
         let dispatch = |k: usize| dispatch(code, k);
-        // arm64 keeps the table's address in a register, often set once
-        // at the function's entry for every dispatch (computed gotos):
-        // look back from where it was last set.
-        // The register found names the table for the function's other
-        // dispatches through it that find no setting (`later` below).
         let fi_insns = &code.insns[range.clone()];
         let data = obj.section_data(f.section);
         // x86 position-independent code (`movslq (%rB,%rI,4),%rA; add
@@ -523,12 +518,13 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
         } else if x86 {
             (k, None)
         } else {
-            let fi_insns = &code.insns[range.clone()];
+            // arm64 keeps the table's address in a register, often set once
+            // at the function's entry for every dispatch (computed gotos):
+            // look back from where it was last set. The register found
+            // names the table for the function's other dispatches through
+            // it that find no setting (`later` below).
             let to = m.cond_targets(code, range.clone());
-            match m
-                .dec
-                .table_base_def(fi_insns, obj.section_data(f.section), k - range.start, &to)
-            {
+            match m.dec.table_base_def(fi_insns, data, k - range.start, &to) {
                 Some((reg, Some(d))) => (range.start + d, Some(reg)),
                 Some((reg, None)) => return Looked::Later(fi, k, reg),
                 None => return Looked::Nothing,
@@ -570,10 +566,9 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                 if x86 && r.r_type() == R_X86_64_PC32 {
                     off = off.wrapping_add(4);
                 }
-                let fi_insns = &code.insns[range.clone()];
                 off = off.wrapping_add(m.dec.address_adjust(
                     fi_insns,
-                    obj.section_data(f.section),
+                    data,
                     j - range.start,
                     k - range.start,
                 ) as u64);
