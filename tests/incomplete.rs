@@ -156,6 +156,18 @@ fn one_gap(obj: &str, place: &str, cause: &str) {
     assert_eq!(records[0]["incomplete"], serde_json::json!([cause]));
 }
 
+/// x86 position-independent dispatch whose table address is loaded from
+/// memory: its jump was taken for a tail call through a register, and with
+/// the frame restored nothing was said. Now a switch table not read.
+#[test]
+fn a_pie_dispatch_without_its_table_is_reported() {
+    one_gap(
+        "x86-switch-pie-unread.o",
+        "loaded_table+0xd",
+        "switch-table",
+    );
+}
+
 #[test]
 fn a_switch_table_not_read_is_reported() {
     one_gap(

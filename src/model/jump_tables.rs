@@ -630,42 +630,62 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
     if !x86 {
         return;
     }
-    let mut known: FxHashMap<usize, Vec<(usize, Vec<u64>)>> = FxHashMap::default();
-    let mut again = Vec::new();
+    'again: {
+        let mut known: FxHashMap<usize, Vec<(usize, Vec<u64>)>> = FxHashMap::default();
+        let mut again = Vec::new();
+        for &(fi, k) in &dispatches {
+            let f = &m.functions[fi];
+            let Some(code) = m.section_code(f.section) else {
+                continue;
+            };
+            let at = (f.section, code.insns[k].offset());
+            if let Some(cases) = out.cases.get(&at) {
+                let start = m.insn_range(f).start;
+                known
+                    .entry(fi)
+                    .or_default()
+                    .push((k - start, cases.iter().collect()));
+            } else if !out.unread.contains(&at) {
+                again.push((fi, k));
+            }
+        }
+        again.retain(|(fi, _)| known.contains_key(fi));
+        let more: Vec<_> = again
+            .par_iter()
+            .filter_map(|&(fi, k)| match look(fi, k, &known[&fi]) {
+                Looked::Found(t, _) => Some(t),
+                _ => None,
+            })
+            .collect();
+        if more.is_empty() {
+            break 'again;
+        }
+        // All again: a table read before may have run on into one found now.
+        starts.extend(more.iter().map(|t| (t.3, t.4)));
+        found.extend(more);
+        read_relocated(m, &found, &starts, out);
+    }
+    // A dispatch of the position-independent form whose table was not found
+    // is said to be unread (its jump cannot be followed), not taken for a
+    // tail call.
     for &(fi, k) in &dispatches {
         let f = &m.functions[fi];
         let Some(code) = m.section_code(f.section) else {
             continue;
         };
         let at = (f.section, code.insns[k].offset());
-        if let Some(cases) = out.cases.get(&at) {
-            let start = m.insn_range(f).start;
-            known
-                .entry(fi)
-                .or_default()
-                .push((k - start, cases.iter().collect()));
-        } else if !out.unread.contains(&at) {
-            again.push((fi, k));
+        let range = m.insn_range(f);
+        if !out.cases.contains_key(&at)
+            && !out.unread.contains(&at)
+            && m.dec.dispatch_form(
+                &code.insns[range.clone()],
+                obj.section_data(f.section),
+                k - range.start,
+            )
+        {
+            out.unread.insert(at);
         }
     }
-    again.retain(|(fi, _)| known.contains_key(fi));
-    if again.is_empty() {
-        return;
-    }
-    let more: Vec<_> = again
-        .par_iter()
-        .filter_map(|&(fi, k)| match look(fi, k, &known[&fi]) {
-            Looked::Found(t, _) => Some(t),
-            _ => None,
-        })
-        .collect();
-    if more.is_empty() {
-        return;
-    }
-    // All again: a table read before may have run on into one found now.
-    starts.extend(more.iter().map(|t| (t.3, t.4)));
-    found.extend(more);
-    read_relocated(m, &found, &starts, out);
 }
 
 /// Reads the tables `found` (function, jump section, jump offset, table
