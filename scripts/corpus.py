@@ -45,7 +45,10 @@ OBJTOOL_RULES = [
     (re.compile(r"relocation to !ENDBR"), "ibt-missing-endbr"),
     (re.compile(r"leaves \.noinstr\.text section"), "noinstr-call"),
 ]
-WARN = re.compile(r"^(?P<file>\S+): warning: objtool: (?P<loc>\S+): (?P<msg>.*)$")
+# `sym+0xoff: message`, or `sym() falls through to next function next()`.
+WARN = re.compile(
+    r"^(?P<file>\S+): warning: objtool: (?:(?P<loc>\S+): (?P<msg>.*)|(?P<func>\S+)\(\) (?P<fmsg>falls through .*))$"
+)
 
 
 def sh(cmd, **kw):
@@ -83,8 +86,10 @@ def objtool_warnings(objtool, args, path, cwd=None):
         m = WARN.match(line)
         if not m:
             continue
-        rule = next((rid for rx, rid in OBJTOOL_RULES if rx.search(m["msg"])), None)
-        out.append((rule or "other:" + re.sub(r"[0-9a-fx+]+$", "", m["msg"]).split(":")[0], m["loc"], m["msg"]))
+        msg = m["msg"] or m["fmsg"]
+        loc = m["loc"] or m["func"] + "+0x0"
+        rule = next((rid for rx, rid in OBJTOOL_RULES if rx.search(msg)), None)
+        out.append((rule or "other:" + re.sub(r"[0-9a-fx+]+$", "", msg).split(":")[0], loc, msg))
     return out
 
 
@@ -165,7 +170,11 @@ def main():
         prepare_objtool_inputs(a.corpus, files, cache, a.jobs)
         warnings, odt = run_objtool(a.corpus, cache, files, a.jobs)
         obj_by_rule = collections.Counter(w[1] for w in warnings)
-        out(f"objtool 6.12 (kbuild module arguments + --dry-run, {a.jobs} parallel): {odt:.1f}s, {len(warnings)} warnings")
+        try:
+            kver = ".".join(open(os.path.join(a.corpus, "kernel-release-x86_64")).read().split(".")[:2])
+        except OSError:
+            kver = "(version unknown)"
+        out(f"objtool {kver} (kbuild module arguments + --dry-run, {a.jobs} parallel): {odt:.1f}s, {len(warnings)} warnings")
         out()
         out("| objtool warning class | count |")
         out("|---|---:|")

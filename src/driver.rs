@@ -476,7 +476,8 @@ pub fn unwind(o: &UnwindOptions) -> Result<Unwound, Failure> {
                     ));
                 }
             }
-            let reference = reference_orc(&robj).map_err(|e| Failure::File(refpath.clone(), e))?;
+            let reference = reference_orc(&robj, &rules, m.kernel)
+                .map_err(|e| Failure::File(refpath.clone(), e))?;
             Ok(Unwound::Orc {
                 walked: computed.walked,
                 unexpressible: computed.unexpressible,

@@ -852,11 +852,45 @@ pub struct BugTableLayout {
     pub section: String,
     pub size: u64,
     pub addr: u64,
+    /// A relocated `format` field (HAVE_ARCH_BUG_FORMAT).
+    #[serde(default)]
+    pub format: Option<u64>,
     #[serde(default)]
     pub file: Option<u64>,
     pub flags: u64,
     /// The flag bit of a trap execution resumes after (BUGFLAG_WARNING).
     pub warning: u16,
+    /// Kernels the layout is known from and known gone by: a layout is not
+    /// tried on an object of a kernel outside them (two layouts of one
+    /// size and the same relocated fields are told apart so).
+    #[serde(default)]
+    pub since: Option<KernelVersion>,
+    #[serde(default)]
+    pub before: Option<KernelVersion>,
+}
+
+impl BugTableLayout {
+    /// Whether the layout may be the one of a kernel (any, when unknown).
+    pub fn fits_kernel(&self, kernel: Option<KernelVersion>) -> bool {
+        kernel
+            .is_none_or(|k| self.since.is_none_or(|s| k >= s) && self.before.is_none_or(|b| k < b))
+    }
+}
+
+/// An ORC register numbering (`ORC_REG_*`), named by the hash
+/// `.orc_header` carries.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrcFormat {
+    pub name: String,
+    /// scripts/orc_hash.sh's SHA-1 of orc_types.h, in hex.
+    pub hash: String,
+    /// The first kernel known to use it: an object without `.orc_header`
+    /// of a known kernel is read with the latest numbering from before it.
+    #[serde(default)]
+    pub since: Option<KernelVersion>,
+    /// Register names by number.
+    pub regs: Vec<String>,
 }
 
 /// `struct unwind_hint`.
@@ -926,6 +960,18 @@ pub struct StackRules {
     /// per architecture, with why.
     #[serde(default)]
     pub non_standard: ArchValues<Vec<NonStandard>>,
+    #[serde(default)]
+    pub orc_prefix: OrcPrefix,
+}
+
+/// Which functions' padding objtool's `--prefix=N` gives their entry state.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrcPrefix {
+    /// From this kernel on, only the functions `__patchable_function_entries`
+    /// names; before it (or with the kernel unknown), every function N bytes
+    /// of NOPs precede.
+    pub patchable_only_since: Option<KernelVersion>,
 }
 
 /// A function a rule leaves alone, named with the section the kernel
@@ -1029,8 +1075,11 @@ pub struct SpecialRules {
     #[serde(default)]
     pub retpoline_safe_sites: ArchValues<Vec<SafeSitesLayout>>,
     pub jump_table: JumpTableLayout,
-    pub bug_table: Vec<BugTableLayout>,
+    pub bug_table: ArchValues<Vec<BugTableLayout>>,
     pub unwind_hints: UnwindHintLayout,
+    /// ORC register numberings, oldest first (x86).
+    #[serde(default)]
+    pub orc_format: Vec<OrcFormat>,
     pub annotations: Annotations,
     /// Name prefixes of the retpoline thunks compilers emit into objects,
     /// given the annotations Linux gives its own thunks.

@@ -35,7 +35,11 @@ pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64
         ends.entry(at).or_insert(c);
     }
     let frame = Frame::new(m.dec.frame());
-    let g = orc::generate(m, &frame, &states, &ends, prefix);
+    let patchable_only = match (m.kernel, rules.stack.orc_prefix.patchable_only_since) {
+        (Some(k), Some(since)) => k >= since,
+        _ => false,
+    };
+    let g = orc::generate(m, &frame, &states, &ends, prefix, patchable_only);
     Computed {
         rows: g.rows,
         unexpressible: g.unexpressible,
@@ -381,9 +385,15 @@ pub fn compare_orc(
 }
 
 /// The ORC rows of a reference object, by section index (none when it
-/// has no ORC sections: objtool writes none for an object without code).
-pub fn reference_orc(obj: &Object) -> Result<Vec<Vec<(u64, OrcEntry)>>, String> {
-    let t = obj.orc_table();
+/// has no ORC sections: objtool writes none for an object without code),
+/// read with its numbering (its `.orc_header`, else `kernel`'s).
+pub fn reference_orc(
+    obj: &Object,
+    rules: &Rules,
+    kernel: Option<crate::rules::KernelVersion>,
+) -> Result<Vec<Vec<(u64, OrcEntry)>>, String> {
+    let numbering = orc::numbering(obj, &rules.special.orc_format, kernel)?;
+    let t = obj.orc_table(&numbering);
     if let Some(e) = t.error {
         return Err(e);
     }

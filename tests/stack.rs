@@ -460,7 +460,7 @@ fn orc_against(rules: &Rules, name: &str, written: &str) -> unwind::OrcAgreement
     let robj = Object::parse(&post).unwrap();
     let m = Model::build(&obj, rules);
     let computed = unwind::computed_orc(&m, rules, &Options::default(), None);
-    let reference = unwind::reference_orc(&robj).unwrap();
+    let reference = unwind::reference_orc(&robj, rules, m.kernel).unwrap();
     unwind::compare_orc(&m, &computed, &reference, 5)
 }
 
@@ -478,7 +478,7 @@ fn computed_orc_is_the_orc_objtool_6_1_wrote() {
     let names = ["x86-gcc", "x86-gcc-fp", "x86-clang", "x86-clang-fp"];
     for name in names.into_iter().chain(["x86-hints61", "x86-cold-cases"]) {
         let post = std::fs::read(dir().join(format!("{name}.orc61.o"))).unwrap();
-        let t = Object::parse(&post).unwrap().orc_table();
+        let t = Object::parse(&post).unwrap().orc_table(&Default::default());
         assert_eq!(
             (t.layout, t.error.as_deref()),
             ("before 6.4", None),
@@ -486,7 +486,13 @@ fn computed_orc_is_the_orc_objtool_6_1_wrote() {
         );
         if names.contains(&name) {
             let orc = std::fs::read(dir().join(format!("{name}.orc.o"))).unwrap();
-            assert_eq!(Object::parse(&orc).unwrap().orc_table().layout, "6.4");
+            assert_eq!(
+                Object::parse(&orc)
+                    .unwrap()
+                    .orc_table(&Default::default())
+                    .layout,
+                "6.4"
+            );
         }
         if name == "x86-hints61" {
             use objlint::elf::orc::*;

@@ -1678,7 +1678,14 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
     let orc = cx
         .opts
         .enabled(ORC_MISMATCH)
-        .then(|| m.obj.orc_table())
+        .then(|| match &m.orc_numbering {
+            Ok(n) => m.obj.orc_table(n),
+            Err(e) => {
+                let mut t = m.obj.orc_table(&Default::default());
+                t.error = Some(e.clone());
+                t
+            }
+        })
         .filter(|t| t.present);
     let orc = match orc {
         Some(t) if t.error.is_some() => {

@@ -7,6 +7,12 @@
 //! bits (CALL 0, REGS 1, REGS_PARTIAL 2) and an `end` bit, and an undefined
 //! row was one with an undefined `sp_reg`. Rows are read into the newer
 //! meaning; which layout a table has is told from its rows ([`OrcTable::layout`]).
+//!
+//! Registers are numbered as Linux 6.4 to 6.12 number them (`ORC_REG_*`,
+//! unchanged since 4.14), with AX, which that numbering lacks, as 10. Linux
+//! 7.x renumbered them and added AX; an object says which numbering it
+//! uses by the hash in `.orc_header` ([`OrcNumbering`]), and its rows are
+//! read into this one.
 
 use super::{Object, Place};
 
@@ -33,6 +39,65 @@ pub const ORC_REG_R10: u8 = 6;
 pub const ORC_REG_R13: u8 = 7;
 pub const ORC_REG_BP_INDIRECT: u8 = 8;
 pub const ORC_REG_SP_INDIRECT: u8 = 9;
+/// objlint's number for AX (Linux 7.x's `ORC_REG_AX` is 1).
+pub const ORC_REG_AX: u8 = 10;
+
+/// The registers by name, as `rules/special.toml` lists a numbering.
+const ORC_REG_NAMES: [(&str, u8); 11] = [
+    ("undefined", ORC_REG_UNDEFINED),
+    ("prev_sp", ORC_REG_PREV_SP),
+    ("dx", ORC_REG_DX),
+    ("di", ORC_REG_DI),
+    ("bp", ORC_REG_BP),
+    ("sp", ORC_REG_SP),
+    ("r10", ORC_REG_R10),
+    ("r13", ORC_REG_R13),
+    ("bp_indirect", ORC_REG_BP_INDIRECT),
+    ("sp_indirect", ORC_REG_SP_INDIRECT),
+    ("ax", ORC_REG_AX),
+];
+
+/// How an object numbers ORC registers (in rows and in unwind hints): its
+/// numbers in objlint's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrcNumbering {
+    ours: [Option<u8>; 16],
+}
+
+impl Default for OrcNumbering {
+    /// Linux 6.4 to 6.12's (and every earlier one's since 4.14).
+    fn default() -> OrcNumbering {
+        let mut ours = [None; 16];
+        for r in ORC_REG_UNDEFINED..=ORC_REG_SP_INDIRECT {
+            ours[r as usize] = Some(r);
+        }
+        OrcNumbering { ours }
+    }
+}
+
+impl OrcNumbering {
+    /// From register names by number (`["undefined", "ax", ...]`).
+    pub fn from_names<S: AsRef<str>>(names: &[S]) -> Result<OrcNumbering, String> {
+        if names.len() > 16 {
+            return Err(format!("{} registers, ORC has 4 bits", names.len()));
+        }
+        let mut ours = [None; 16];
+        for (raw, name) in names.iter().enumerate() {
+            let name = name.as_ref();
+            let r = ORC_REG_NAMES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .ok_or_else(|| format!("{name:?} is no ORC register objlint knows"))?;
+            ours[raw] = Some(r.1);
+        }
+        Ok(OrcNumbering { ours })
+    }
+
+    /// A register as the object numbers it, in objlint's numbering.
+    pub fn ours(&self, raw: u8) -> Option<u8> {
+        self.ours.get(raw as usize).copied().flatten()
+    }
+}
 
 pub const ORC_TYPE_UNDEFINED: u8 = 0;
 pub const ORC_TYPE_END_OF_STACK: u8 = 1;
@@ -114,6 +179,7 @@ impl OrcEntry {
             ORC_REG_SP => "sp",
             ORC_REG_R10 => "r10",
             ORC_REG_R13 => "r13",
+            ORC_REG_AX => "ax",
             ORC_REG_BP_INDIRECT => return format!("(bp{off:+})"),
             ORC_REG_SP_INDIRECT => return format!("(sp){off:+}"),
             ORC_REG_UNDEFINED => return "(und)".to_string(),
@@ -171,8 +237,16 @@ impl OrcTable {
 }
 
 impl Object<'_> {
-    /// The ORC tables of this object (empty when it has none).
-    pub fn orc_table(&self) -> OrcTable {
+    /// `.orc_header`'s bytes: the hash of the orc_types.h the object was
+    /// built with (Linux 6.4 and later, in objects that carry ORC).
+    pub fn orc_header(&self) -> Option<&[u8]> {
+        let &s = self.sections_named(".orc_header").first()?;
+        Some(self.section_data(s))
+    }
+
+    /// The ORC tables of this object (empty when it has none), registers
+    /// read with the object's numbering into objlint's.
+    pub fn orc_table(&self, numbering: &OrcNumbering) -> OrcTable {
         let mut t = OrcTable {
             rows: vec![Vec::new(); self.sections.len()],
             ..Default::default()
@@ -217,10 +291,20 @@ impl Object<'_> {
                 t.unresolved += 1;
                 continue;
             };
-            let e = match old {
+            let mut e = match old {
                 false => OrcEntry::parse(b),
                 true => OrcEntry::parse_before_6_4(b).unwrap_or_default(),
             };
+            match (numbering.ours(e.sp_reg), numbering.ours(e.bp_reg)) {
+                (Some(sp), Some(bp)) => (e.sp_reg, e.bp_reg) = (sp, bp),
+                _ => {
+                    t.error = Some(format!(
+                        ".orc_unwind row {k} names a register its numbering has not (sp_reg {}, bp_reg {})",
+                        e.sp_reg, e.bp_reg
+                    ));
+                    return t;
+                }
+            }
             match self.resolve(rel.sym(), self.addend(rel)) {
                 Place::Local { section, offset } => t.rows[section].push((offset, e)),
                 _ => t.unresolved += 1,

@@ -235,6 +235,8 @@ impl Frame {
         // ORC_REG_* to objtool's register numbers (arch_decode_hint_reg).
         c.cfa.base = match h.sp_reg {
             0 => UNDEFINED,
+            orc::ORC_REG_AX => 0, // Linux 7.x
+
             2 => 2,  // dx
             3 => 7,  // di
             4 => 5,  // bp
@@ -910,6 +912,9 @@ impl Frame {
         }
         e.signal = c.signal;
         e.sp_reg = match c.cfa.base {
+            // Only Linux 7.x's numbering has it (objtool 6.12 says "unknown
+            // CFA base reg" where 7.x writes it).
+            0 => orc::ORC_REG_AX,
             4 => orc::ORC_REG_SP,
             SP_INDIRECT => orc::ORC_REG_SP_INDIRECT,
             5 => orc::ORC_REG_BP,

@@ -83,6 +83,9 @@ pub struct Model<'a> {
     /// The kernel version whose objtool lists apply (`--kernel`, the
     /// config, a module's vermagic, or a vmlinux.o's banner), when known.
     pub kernel: Option<crate::rules::KernelVersion>,
+    /// How the object numbers ORC registers (its rows, its unwind hints),
+    /// or why that is not known.
+    pub orc_numbering: Result<crate::elf::orc::OrcNumbering, String>,
 }
 
 impl<'a> Model<'a> {
@@ -105,6 +108,7 @@ impl<'a> Model<'a> {
         let kernel = kernel
             .or_else(|| crate::rules::KernelVersion::parse(obj.modinfo("vermagic")?))
             .or_else(|| crate::rules::KernelVersion::parse(obj.banner_release()?));
+        let orc_numbering = orc::numbering(obj, &rules.special.orc_format, kernel);
         // Work that needs only the object runs beside the rest (vmlinux.o's
         // serial parts bound how far one object scales).
         let (functions, alt_table) = rayon::join(
@@ -221,7 +225,7 @@ impl<'a> Model<'a> {
         // The special tables' marks beside what else needs the code (on
         // vmlinux.o the marks alone took 11 ms with the other thread idle).
         let (special, (exclusive, functions, reach)) = rayon::join(
-            || special::Special::build(obj, &code, &alts, &rules.special),
+            || special::Special::build(obj, &code, &alts, &rules.special, kernel, &orc_numbering),
             || {
                 let exclusive = alts.uaccess_exclusive(&code);
                 let mut functions = functions;
@@ -267,6 +271,7 @@ impl<'a> Model<'a> {
             symbol_starts,
             alts,
             kernel,
+            orc_numbering,
         };
         // Walks read the switch tables at their first dispatch, in parallel
         // (noreturn inference, the flow walk): built here, before them, as a

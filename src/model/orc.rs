@@ -11,8 +11,42 @@ use super::cfi::{Cfi, Frame};
 use super::special::At;
 use super::walk::Loc;
 use crate::arch::Kind;
-use crate::elf::orc::OrcEntry;
+use crate::elf::Object;
+use crate::elf::orc::{OrcEntry, OrcNumbering};
+use crate::rules::{KernelVersion, OrcFormat};
 use rustc_hash::FxHashMap;
+
+/// How `obj` numbers ORC registers: the numbering its `.orc_header` names,
+/// else its kernel's (the last one `since` it), else the first of
+/// `formats`. `Err` says why it is not known (a hash none names).
+pub fn numbering(
+    obj: &Object,
+    formats: &[OrcFormat],
+    kernel: Option<KernelVersion>,
+) -> Result<OrcNumbering, String> {
+    let named = |f: &OrcFormat| {
+        OrcNumbering::from_names(&f.regs).map_err(|e| format!("ORC format {:?}: {e}", f.name))
+    };
+    if let Some(h) = obj.orc_header() {
+        let hex: String = h.iter().map(|b| format!("{b:02x}")).collect();
+        return match formats.iter().find(|f| f.hash.eq_ignore_ascii_case(&hex)) {
+            Some(f) => named(f),
+            None => Err(format!(
+                ".orc_header names an ORC register numbering objlint does not know (orc_types.h hash {hex}; rules/special.toml orc_format)"
+            )),
+        };
+    }
+    let by_kernel = kernel.and_then(|k| {
+        formats
+            .iter()
+            .rev()
+            .find(|f| f.since.is_none_or(|s| s <= k))
+    });
+    match by_kernel.or(formats.first()) {
+        Some(f) => named(f),
+        None => Ok(OrcNumbering::default()),
+    }
+}
 
 /// Sections objtool writes ORC for: code, but not alternative replacements
 /// or `.discard.*`.
@@ -34,13 +68,16 @@ pub struct Generated {
     pub conflicts: Vec<At>,
 }
 
-/// The ORC of every section (see [`Generated`]).
+/// The ORC of every section (see [`Generated`]). With `prefix`, the padding
+/// NOPs before a function take its entry state: before every function, or
+/// with `patchable_only` before those `__patchable_function_entries` names.
 pub fn generate(
     m: &Model,
     frame: &Frame,
     states: &FxHashMap<Loc, Cfi>,
     replacement_ends: &FxHashMap<At, Cfi>,
     prefix: Option<u64>,
+    patchable_only: bool,
 ) -> Generated {
     let mut errors = 0;
     let mut conflicts = Vec::new();
@@ -54,7 +91,27 @@ pub fn generate(
     // Prefix NOPs take the state of the function they precede.
     let mut prefixed: FxHashMap<Loc, Cfi> = FxHashMap::default();
     if let Some(n) = prefix.filter(|&n| n > 0) {
+        let patchable: Option<rustc_hash::FxHashSet<At>> = patchable_only.then(|| {
+            let obj = m.obj;
+            let mut set = rustc_hash::FxHashSet::default();
+            for &s in obj.sections_named("__patchable_function_entries") {
+                for r in obj.relocs(s) {
+                    if let crate::elf::Place::Local { section, offset } =
+                        obj.resolve(r.sym(), obj.addend(r))
+                    {
+                        set.insert((section, offset + n));
+                    }
+                }
+            }
+            set
+        });
         for f in &m.functions {
+            if patchable
+                .as_ref()
+                .is_some_and(|p| !p.contains(&(f.section, f.start)))
+            {
+                continue;
+            }
             let Some(code) = m.section_code(f.section) else {
                 continue;
             };

@@ -21,7 +21,7 @@ pub type At = (usize, u64);
 /// An objtool unwind hint (`UNWIND_HINT_*`), as written in the object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Hint {
-    /// The CFA base register, in ORC numbering (`ORC_REG_*`).
+    /// The CFA base register, in objlint's ORC numbering (`ORC_REG_*`).
     pub sp_reg: u8,
     pub sp_offset: i16,
     /// `UNWIND_HINT_TYPE_*`.
@@ -40,6 +40,8 @@ impl Hint {
     pub const FUNC: u8 = 5;
     pub const SAVE: u8 = 6;
     pub const RESTORE: u8 = 7;
+    /// `sp_reg` of a hint whose register the object's ORC numbering has not.
+    pub const UNKNOWN_REG: u8 = 0xff;
 
     /// Whether a hint is one Linux 6.4 or later writes: UNDEFINED and
     /// END_OF_STACK name no register, CALL and REGS_PARTIAL one, REGS one
@@ -221,6 +223,8 @@ impl Special {
         code: &[Option<SectionCode>],
         alts: &Alternatives,
         rules: &SpecialRules,
+        kernel: Option<crate::rules::KernelVersion>,
+        orc: &Result<crate::elf::orc::OrcNumbering, String>,
     ) -> Special {
         let mut sp = Special::default();
         let index = |at: At| -> Option<usize> { code.get(at.0)?.as_ref()?.index_at(at.1) };
@@ -338,10 +342,12 @@ impl Special {
         }
 
         // The first layout that fits every __bug_table section.
-        let bug_sections = obj.sections_named(rules.bug_table.first().map_or("", |l| &l.section));
+        let bug = rules.bug_table.get(obj.machine);
+        let bug_sections = obj.sections_named(bug.first().map_or("", |l| &l.section));
         if !bug_sections.is_empty() {
-            let fit = first_fitting(&rules.bug_table, |l| {
+            let fit = first_fitting(bug.iter().filter(|l| l.fits_kernel(kernel)), |l| {
                 let mut refs = vec![l.addr];
+                refs.extend(l.format);
                 refs.extend(l.file);
                 obj.ref_table(&l.section, l.size, &refs, true)
             });
@@ -357,8 +363,9 @@ impl Special {
                     }
                 }
                 Err(_) => sp.unread.push(format!(
-                    "{}: fits no struct bug_entry layout",
-                    rules.bug_table[0].section
+                    "{}: fits no struct bug_entry layout{}",
+                    bug[0].section,
+                    kernel.map_or(String::new(), |k| format!(" of Linux {k}"))
                 )),
             }
         }
@@ -366,34 +373,48 @@ impl Special {
         let h = &rules.unwind_hints;
         let t = obj.ref_table(&h.section, h.size, &[h.ip], false);
         sp.unread.extend(t.errors);
-        // As written: the byte at `signal` was `end` before Linux 6.4.
-        let raw: Vec<Hint> = t
-            .entries
-            .iter()
-            .map(|e| Hint {
-                sp_reg: obj.table_u8(e.section, e.base + h.sp_reg),
-                sp_offset: obj.table_u16(e.section, e.base + h.sp_offset) as i16,
-                ty: obj.table_u8(e.section, e.base + h.ty),
-                signal: obj.table_u8(e.section, e.base + h.signal) != 0,
-            })
-            .collect();
-        let hints: Option<Vec<Hint>> = if raw.iter().all(Hint::fits_since_6_4) {
-            Some(raw)
-        } else {
-            raw.iter().map(Hint::from_before_6_4).collect()
+        // As written: the byte at `signal` was `end` before Linux 6.4; the
+        // register in the object's ORC numbering, read into objlint's.
+        let raw = |orc: &crate::elf::orc::OrcNumbering| -> Vec<Hint> {
+            t.entries
+                .iter()
+                .map(|e| {
+                    let reg = obj.table_u8(e.section, e.base + h.sp_reg);
+                    Hint {
+                        sp_reg: orc.ours(reg).unwrap_or(Hint::UNKNOWN_REG),
+                        sp_offset: obj.table_u16(e.section, e.base + h.sp_offset) as i16,
+                        ty: obj.table_u8(e.section, e.base + h.ty),
+                        signal: obj.table_u8(e.section, e.base + h.signal) != 0,
+                    }
+                })
+                .collect()
+        };
+        let hints: Result<Vec<Hint>, String> = match orc {
+            _ if t.entries.is_empty() => Ok(Vec::new()),
+            Err(e) => Err(format!("{}: {e}", h.section)),
+            Ok(orc) => {
+                let raw = raw(orc);
+                if raw.iter().all(Hint::fits_since_6_4) {
+                    Ok(raw)
+                } else {
+                    raw.iter().map(Hint::from_before_6_4).collect::<Option<_>>().ok_or_else(|| {
+                        format!(
+                            "{}: fits neither numbering of unwind hint types (Linux 6.4 and later, or before)",
+                            h.section
+                        )
+                    })
+                }
+            }
         };
         match hints {
-            Some(hints) => {
+            Ok(hints) => {
                 for (e, &hint) in t.entries.iter().zip(&hints) {
                     add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
                         m.hint = Some(hint)
                     });
                 }
             }
-            None => sp.unread.push(format!(
-                "{}: fits neither numbering of unwind hint types (Linux 6.4 and later, or before)",
-                h.section
-            )),
+            Err(e) => sp.unread.push(e),
         }
 
         let a = &rules.annotations;
