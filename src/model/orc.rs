@@ -16,6 +16,17 @@ use crate::elf::orc::{OrcEntry, OrcNumbering};
 use crate::rules::{KernelVersion, OrcFormat};
 use rustc_hash::FxHashMap;
 
+/// Whether `hex` spells `bytes` (either case).
+fn hex_is(hex: &str, bytes: &[u8]) -> bool {
+    hex.len() == 2 * bytes.len()
+        && hex.as_bytes().chunks_exact(2).zip(bytes).all(|(pair, &b)| {
+            std::str::from_utf8(pair)
+                .ok()
+                .and_then(|p| u8::from_str_radix(p, 16).ok())
+                == Some(b)
+        })
+}
+
 /// How `obj` numbers ORC registers: the numbering its `.orc_header` names,
 /// else its kernel's (the last one `since` it), else the first of
 /// `formats`. `Err` says why it is not known (a hash none names).
@@ -28,11 +39,11 @@ pub fn numbering(
         OrcNumbering::from_names(&f.regs).map_err(|e| format!("ORC format {:?}: {e}", f.name))
     };
     if let Some(h) = obj.orc_header() {
-        let hex: String = h.iter().map(|b| format!("{b:02x}")).collect();
-        return match formats.iter().find(|f| f.hash.eq_ignore_ascii_case(&hex)) {
+        return match formats.iter().find(|f| hex_is(&f.hash, h)) {
             Some(f) => named(f),
             None => Err(format!(
-                ".orc_header names an ORC register numbering objlint does not know (orc_types.h hash {hex}; rules/special.toml orc_format)"
+                ".orc_header names an ORC register numbering objlint does not know (orc_types.h hash {}; rules/special.toml orc_format)",
+                h.iter().map(|b| format!("{b:02x}")).collect::<String>()
             )),
         };
     }
