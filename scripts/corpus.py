@@ -45,9 +45,10 @@ OBJTOOL_RULES = [
     (re.compile(r"relocation to !ENDBR"), "ibt-missing-endbr"),
     (re.compile(r"leaves \.noinstr\.text section"), "noinstr-call"),
 ]
-# `sym+0xoff: message`, or `sym() falls through to next function next()`.
+# `sym+0xoff: message`, or `sym() falls through to next function next()`;
+# objtool 7.x makes some of 6.12's warnings errors, and stops at the first.
 WARN = re.compile(
-    r"^(?P<file>\S+): warning: objtool: (?:(?P<loc>\S+): (?P<msg>.*)|(?P<func>\S+)\(\) (?P<fmsg>falls through .*))$"
+    r"^(?P<file>\S+): (?P<level>warning|error): objtool: (?:(?P<loc>\S+): (?P<msg>.*)|(?P<func>\S+)\(\) (?P<fmsg>falls through .*))$"
 )
 
 
@@ -78,14 +79,21 @@ def prepare_objtool_inputs(corpus, files, cache, jobs):
         list(ex.map(one, files))
 
 
-def objtool_warnings(objtool, args, path, cwd=None):
-    """objtool's warnings on one object, as (rule id or "other:CLASS", location, message)."""
+def objtool_warnings(objtool, args, path, cwd=None, fatal=None):
+    """objtool's warnings on one object, as (rule id or "other:CLASS", location, message).
+    Lines where objtool refused to run (`Error: objtool: --cfi requires
+    --prefix`) or stopped at an error go to `fatal` when given: what it did
+    not say then is no verdict."""
     r = sh([objtool] + args + ["--dry-run", path], cwd=cwd)
     out = []
     for line in r.stderr.splitlines() + r.stdout.splitlines():
+        if fatal is not None and line.startswith("Error: objtool:"):
+            fatal.append(line)
         m = WARN.match(line)
         if not m:
             continue
+        if fatal is not None and m["level"] == "error":
+            fatal.append(line)
         msg = m["msg"] or m["fmsg"]
         loc = m["loc"] or m["func"] + "+0x0"
         rule = next((rid for rx, rid in OBJTOOL_RULES if rx.search(msg)), None)

@@ -38,6 +38,49 @@ VMLINUX_ARGS_X86 = (
 ).split()
 
 
+def vmlinux_args_x86(tree):
+    """objtool's vmlinux.o arguments for the tree, as its kernel's
+    scripts/Makefile.lib and Makefile.vmlinux_o make them from .config, all
+    of a delayed (IBT) build's object arguments included: Linux 7.x gives
+    `--prefix` with CALL_PADDING (6.12 with PREFIX_SYMBOLS) and `--cfi` only
+    with it. VMLINUX_ARGS_X86 when the tree does not say."""
+    try:
+        release = open(os.path.join(tree, "include", "config", "kernel.release")).read()
+        config = dict(l.strip().split("=", 1) for l in open(os.path.join(tree, ".config"))
+                      if l.startswith("CONFIG_") and "=" in l)
+    except OSError:
+        return list(VMLINUX_ARGS_X86)
+    y = lambda name: config.get("CONFIG_" + name) == "y"  # noqa: E731
+    seven = int(release.split(".")[0]) >= 7
+    pad = "--prefix=" + config.get("CONFIG_FUNCTION_PADDING_BYTES", "16")
+    args = []
+    for name, arg in [("HAVE_JUMP_LABEL_HACK", "--hacks=jump_label"), ("HAVE_NOINSTR_HACK", "--hacks=noinstr"),
+                      ("MITIGATION_CALL_DEPTH_TRACKING", "--hacks=skylake"), ("X86_KERNEL_IBT", "--ibt")]:
+        if y(name):
+            args.append(arg)
+    if seven and y("CALL_PADDING"):
+        args.append(pad)
+        args += ["--cfi"] if y("CFI") else []
+        args += ["--fineibt"] if y("FINEIBT") else []
+    elif not seven:
+        args += ["--cfi"] if y("FINEIBT") else []
+    if y("FTRACE_MCOUNT_USE_OBJTOOL"):
+        args += ["--mcount"] + (["--mnop"] if y("HAVE_OBJTOOL_NOP_MCOUNT") else [])
+    for name, arg in [("UNWINDER_ORC", "--orc"), ("MITIGATION_RETPOLINE", "--retpoline"),
+                      ("MITIGATION_RETHUNK", "--rethunk"), ("MITIGATION_SLS", "--sls"),
+                      ("STACK_VALIDATION", "--stackval"), ("HAVE_STATIC_CALL_INLINE", "--static-call"),
+                      ("HAVE_UACCESS_VALIDATION", "--uaccess")]:
+        if y(name):
+            args.append(arg)
+    if not seven and y("PREFIX_SYMBOLS"):
+        args.append(pad)
+    if y("NOINSTR_VALIDATION"):
+        args.append("--noinstr")
+        if y("MITIGATION_UNRET_ENTRY") or y("MITIGATION_SRSO"):
+            args.append("--unret")
+    return args + ["--link"]
+
+
 def compare(out, ours, theirs, examples):
     """ours/theirs: {rule: set((object, location))}"""
     out("| rule | both | only objlint | only objtool |")
@@ -150,8 +193,12 @@ def main():
             for f in fs:
                 ours[f["rule"]].add(("vmlinux.o", location(f)))
             if x86 and os.path.exists(objtool):
-                for rule, loc, _ in objtool_warnings(objtool, VMLINUX_ARGS_X86, vmlinux, cwd=d):
+                fatal = []
+                for rule, loc, _ in objtool_warnings(objtool, vmlinux_args_x86(d), vmlinux, cwd=d, fatal=fatal):
                     theirs[rule].add(("vmlinux.o", loc))
+                if fatal:
+                    out(f"(objtool stopped: `{fatal[0]}`; what it would have said after is not known)")
+                    out()
             elif not x86:
                 out("(no objtool on arm64: objlint only)")
                 out()

@@ -29,10 +29,12 @@ def write_records(path, records):
             for r in records:
                 f.write(json.dumps(r) + "\n")
 
-def run(objlint, target, ref, prefix, examples):
+def run(objlint, target, ref, prefix, examples, kernel=None):
     cmd = [objlint, "unwind", "--format", "json", "--examples", str(examples), "--reference", ref]
     if prefix:
         cmd += ["--prefix", str(prefix)]
+    if kernel:
+        cmd += ["--kernel", kernel]
     cmd.append(target)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode not in (0, 1) or not p.stdout.strip():
@@ -156,12 +158,21 @@ def main():
     if a.cfi:
         return cfi_main(a)
     jobs = list(kbuild_jobs(a.kbuild) if a.kbuild else module_jobs(a.modules))
+    # A kbuild tree says its kernel (how its objtool lays out ORC: Linux 7.x
+    # gives padding a state only before patchable entries); a module says it
+    # itself (vermagic).
+    kernel = None
+    if a.kbuild:
+        try:
+            kernel = open(os.path.join(a.kbuild, "include", "config", "kernel.release")).read().strip()
+        except OSError:
+            pass
     totals = collections.Counter()
     classes = collections.Counter()
     errors, examples, records = [], [], []
     objects_disagreeing = 0
     with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for rec in ex.map(lambda j: run(a.objlint, j[0], j[1], j[2], a.examples), jobs):
+        for rec in ex.map(lambda j: run(a.objlint, j[0], j[1], j[2], a.examples, kernel), jobs):
             records.append(rec)
             if "error" in rec:
                 errors.append(f"{rec['file']}: {rec['error']}")

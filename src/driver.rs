@@ -400,6 +400,8 @@ pub enum UnwindAgainst {
 pub struct UnwindOptions {
     pub file: PathBuf,
     pub rules: Option<PathBuf>,
+    /// `--kernel`: the object's kernel version.
+    pub kernel: Option<crate::rules::KernelVersion>,
     /// objtool's `--prefix=N`.
     pub prefix: Option<u64>,
     pub against: UnwindAgainst,
@@ -431,7 +433,7 @@ pub fn unwind(o: &UnwindOptions) -> Result<Unwound, Failure> {
     let loaded = load_single(&o.file, WHAT)?;
     let mut obj = parse(&o.file, &loaded)?;
     obj.mark_code_sections(rules.special.code_sections.get(obj.machine));
-    let m = Model::build(&obj, &rules);
+    let m = Model::build_then(&obj, &rules, o.kernel, &|| {});
     let computed = computed_orc(&m, &rules, &Options::default(), o.prefix);
     match &o.against {
         UnwindAgainst::Nothing => Ok(Unwound::Table(

@@ -35,7 +35,10 @@ pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64
         ends.entry(at).or_insert(c);
     }
     let frame = Frame::new(m.dec.frame());
-    let patchable_only = match (m.kernel, rules.stack.orc_prefix.patchable_only_since) {
+    let patchable_only = match (
+        m.kernel.or(m.orc_since),
+        rules.stack.orc_prefix.patchable_only_since,
+    ) {
         (Some(k), Some(since)) => k >= since,
         _ => false,
     };
@@ -392,7 +395,7 @@ pub fn reference_orc(
     rules: &Rules,
     kernel: Option<crate::rules::KernelVersion>,
 ) -> Result<Vec<Vec<(u64, OrcEntry)>>, String> {
-    let numbering = orc::numbering(obj, &rules.special.orc_format, kernel)?;
+    let (numbering, _) = orc::numbering(obj, &rules.special, kernel)?;
     let t = obj.orc_table(&numbering);
     if let Some(e) = t.error {
         return Err(e);

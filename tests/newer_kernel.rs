@@ -130,3 +130,97 @@ fn a_bug_entry_layout_is_not_tried_on_a_kernel_outside_it() {
     assert_eq!(twelve(v("7.3")), ["bug_entry with format"]);
     assert_eq!(twelve(None).len(), 2);
 }
+
+fn kbuild(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/real7/kbuild")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Objects kbuild 7.3 built (x86-gcc-noibt) as the compiler left them, with
+/// the ORC objtool 7.3 wrote into each (`NAME.orc.o`): their hints name
+/// registers in 7.x's numbering, and objtool 7.3 gives the padding before
+/// a function a state only where `__patchable_function_entries` lists it
+/// (none of these assembly functions).
+#[test]
+fn kbuild_objects_of_linux_7_agree_with_the_orc_objtool_7_wrote() {
+    let rules = Rules::builtin();
+    let v73 = objlint::rules::KernelVersion::parse("7.3");
+    let orc = |rules: &Rules, name: &str, kernel| {
+        let pre = kbuild(&format!("{name}.o"));
+        let post = kbuild(&format!("{name}.orc.o"));
+        let obj = Object::parse(&pre).unwrap();
+        let robj = Object::parse(&post).unwrap();
+        let m = Model::build_then(&obj, rules, kernel, &|| {});
+        let computed = unwind::computed_orc(&m, rules, &Options::default(), Some(16));
+        let reference = unwind::reference_orc(&robj, rules, m.kernel).unwrap();
+        unwind::compare_orc(&m, &computed, &reference, 5)
+    };
+    for name in ["rethook", "ftrace_64", "entry_64_compat", "entry", "thunk"] {
+        let a = orc(&rules, name, v73);
+        assert!(a.reference_rows >= 3, "{name}: {a:?}");
+        assert_eq!(a.disagree, 0, "{name}: {a:#?}");
+        // objtool 7.3 printed nothing on these; nor does objlint.
+        let f = findings(name, &kbuild(&format!("{name}.o")), &rules);
+        assert!(f.is_empty(), "{name}: {f:#?}");
+    }
+    // The hints' registers are read in 7.x's numbering because the
+    // object's own hints say the stack pointer is 3: in 6.12's, where 3 is
+    // DI, the rows after them disagree and the stack rules report returns
+    // with a modified frame.
+    let old = rules_without_7x_orc();
+    assert!(orc(&old, "entry_64_compat", v73).disagree > 0);
+    let f = findings("rethook", &kbuild("rethook.o"), &old);
+    assert!(f.iter().any(|(r, _)| r.starts_with("stack-")), "{f:#?}");
+    // Padding before assembly functions: objtool 6.12 gave it the entry
+    // state, 7.x does not; the kernel (here --kernel) says which.
+    assert!(
+        orc(
+            &rules,
+            "thunk",
+            objlint::rules::KernelVersion::parse("6.12")
+        )
+        .disagree
+            > 0
+    );
+}
+
+#[test]
+fn what_linux_7_changed_in_code_is_read_as_objtool_7_reads_it() {
+    let rules = Rules::builtin();
+    // UDB (0xd6) traps like ud2: the paranoid thunks' `1: UDB; jne 1b`.
+    let f = findings("retpoline", &kbuild("retpoline.o"), &rules);
+    assert!(f.is_empty(), "{f:#?}");
+    // smap_save() writes ANNOTATE_IGNORE_ALTERNATIVE inside its (empty)
+    // original: that version is not walked, the `clac` of the replacement
+    // is, so __stack_chk_fail calls panic() with user access closed.
+    let f = findings("panic", &kbuild("panic.o"), &rules);
+    assert!(f.is_empty(), "{f:#?}");
+    // Read with 6.12's meaning (`.discard.ignore_alts`: the original only,
+    // its alternatives not followed), the path keeps user access open.
+    let mut as_612 = Rules::builtin();
+    as_612.special.annotations.ignore_alts = as_612.special.annotations.typed.section.clone();
+    as_612.special.annotations.typed.ignore_alts = u32::MAX;
+    let f = findings("panic", &kbuild("panic.o"), &as_612);
+    assert!(
+        f.iter()
+            .any(|(r, m)| r == "uaccess-call" && m.contains("panic()")),
+        "{f:#?}"
+    );
+    // mwait_play_dead() is noreturn on 7.x's list, not 6.12's.
+    let f = findings("cstate", &kbuild("cstate.o"), &rules);
+    assert!(f.is_empty(), "{f:#?}");
+    let opts = Options {
+        kernel: objlint::rules::KernelVersion::parse("6.12"),
+        ..Options::default()
+    };
+    let r = check_bytes("cstate", &kbuild("cstate.o"), &rules, &opts);
+    assert!(
+        r.findings.iter().any(|f| f.rule == "fallthrough"),
+        "{:#?}",
+        r.findings
+    );
+}

@@ -29,6 +29,11 @@ pub struct UnwindArgs {
     /// Folder of rule files replacing the built-in ones.
     #[arg(long)]
     pub rules: Option<PathBuf>,
+    /// The kernel version the object is built from (6.12, 7.3.4): how its
+    /// objtool lays out ORC where the object does not say (default: a
+    /// module's vermagic, the numbering of its ORC or hints).
+    #[arg(long, value_name = "VERSION")]
+    pub kernel: Option<String>,
     /// The object to compute the table of.
     pub file: PathBuf,
 }
@@ -40,9 +45,23 @@ pub fn run(a: &UnwindArgs) -> i32 {
     if let Err(e) = crate::report::require_format("unwind", a.format, &formats) {
         return super::usage_error(&e);
     }
+    let kernel = match a
+        .kernel
+        .as_deref()
+        .map(|k| (k, crate::rules::KernelVersion::parse(k)))
+    {
+        None => None,
+        Some((_, Some(v))) => Some(v),
+        Some((k, None)) => {
+            return super::usage_error(&format!(
+                "--kernel wants a kernel version (6.12, 7.3.4), not {k:?}"
+            ));
+        }
+    };
     let o = UnwindOptions {
         file: a.file.clone(),
         rules: a.rules.clone(),
+        kernel,
         prefix: a.prefix,
         against: match (&a.reference, a.cfi) {
             (_, true) => UnwindAgainst::Cfi,

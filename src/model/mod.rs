@@ -86,6 +86,9 @@ pub struct Model<'a> {
     /// How the object numbers ORC registers (its rows, its unwind hints),
     /// or why that is not known.
     pub orc_numbering: Result<crate::elf::orc::OrcNumbering, String>,
+    /// The first kernel known to number them so: all the object tells of
+    /// its kernel where `kernel` is unknown (a kbuild object of Linux 7.x).
+    pub orc_since: Option<crate::rules::KernelVersion>,
 }
 
 impl<'a> Model<'a> {
@@ -108,7 +111,10 @@ impl<'a> Model<'a> {
         let kernel = kernel
             .or_else(|| crate::rules::KernelVersion::parse(obj.modinfo("vermagic")?))
             .or_else(|| crate::rules::KernelVersion::parse(obj.banner_release()?));
-        let orc_numbering = orc::numbering(obj, &rules.special.orc_format, kernel);
+        let (orc_numbering, orc_since) = match orc::numbering(obj, &rules.special, kernel) {
+            Ok((n, since)) => (Ok(n), since),
+            Err(e) => (Err(e), None),
+        };
         // Work that needs only the object runs beside the rest (vmlinux.o's
         // serial parts bound how far one object scales).
         let (functions, alt_table) = rayon::join(
@@ -272,6 +278,7 @@ impl<'a> Model<'a> {
             alts,
             kernel,
             orc_numbering,
+            orc_since,
         };
         // Walks read the switch tables at their first dispatch, in parallel
         // (noreturn inference, the flow walk): built here, before them, as a

@@ -13,7 +13,7 @@ use super::walk::Loc;
 use crate::arch::Kind;
 use crate::elf::Object;
 use crate::elf::orc::{OrcEntry, OrcNumbering};
-use crate::rules::{KernelVersion, OrcFormat};
+use crate::rules::{KernelVersion, OrcFormat, SpecialRules};
 use rustc_hash::FxHashMap;
 
 /// Whether `hex` spells `bytes` (either case).
@@ -27,16 +27,65 @@ fn hex_is(hex: &str, bytes: &[u8]) -> bool {
         })
 }
 
-/// How `obj` numbers ORC registers: the numbering its `.orc_header` names,
-/// else its kernel's (the last one `since` it), else the first of
-/// `formats`. `Err` says why it is not known (a hash none names).
+/// The number the object's own entries give the stack pointer, as written:
+/// the most frequent in ORC `call` rows of `sp+8` with no frame pointer
+/// (every function's first row) and in the unwind hints that name a
+/// register (FUNC is `sp+8` by definition, the entry code's REGS and
+/// IRET_REGS are on the stack pointer). `None` when the object has neither.
+fn sp_as_written(obj: &Object, rules: &SpecialRules) -> Option<u8> {
+    let mut count = [0usize; 16];
+    if let Some(&s) = obj.sections_named(".orc_unwind").first() {
+        for b in obj.section_data(s).chunks_exact(OrcEntry::SIZE as usize) {
+            // Linux 6.4's layout: type in the low three bits of byte 5.
+            if b[5] & 7 == crate::elf::orc::ORC_TYPE_CALL
+                && i16::from_le_bytes([b[0], b[1]]) == 8
+                && b[4] >> 4 == crate::elf::orc::ORC_REG_UNDEFINED
+            {
+                count[usize::from(b[4] & 0xf)] += 1;
+            }
+        }
+    }
+    let h = &rules.unwind_hints;
+    let size = usize::try_from(h.size).ok().filter(|&n| n > 0)?;
+    let field = |e: &[u8], at: u64| usize::try_from(at).ok().and_then(|i| e.get(i).copied());
+    for &s in obj.sections_named(&h.section) {
+        for e in obj.section_data(s).chunks_exact(size) {
+            let offset = field(e, h.sp_offset)
+                .zip(field(e, h.sp_offset + 1))
+                .map(|(a, b)| i16::from_le_bytes([a, b]));
+            // Hints naming a register (CALL, REGS, REGS_PARTIAL, FUNC): the
+            // kernel's hint macros base nearly all on the stack pointer.
+            let named = (super::special::Hint::CALL..=super::special::Hint::FUNC)
+                .contains(&field(e, h.ty).unwrap_or(0));
+            if named
+                && offset.is_some()
+                && let Some(r) = field(e, h.sp_reg)
+            {
+                count[usize::from(r & 0xf)] += 1;
+            }
+        }
+    }
+    let (reg, &n) = count.iter().enumerate().max_by_key(|&(_, n)| *n)?;
+    (n > 0).then_some(reg as u8)
+}
+
+/// How `obj` numbers ORC registers: the numbering its `.orc_header` names;
+/// else the latest one in which the stack pointer is the number the
+/// object's ORC rows and FUNC hints give it (a kbuild object has no
+/// header); else its kernel's (the last one `since` it); else the first of
+/// the rules' formats. With it, the first kernel known to use it (what the
+/// object says of its kernel when nothing else does). `Err` says why it is
+/// not known (a hash none names).
 pub fn numbering(
     obj: &Object,
-    formats: &[OrcFormat],
+    rules: &SpecialRules,
     kernel: Option<KernelVersion>,
-) -> Result<OrcNumbering, String> {
+) -> Result<(OrcNumbering, Option<KernelVersion>), String> {
+    let formats = &rules.orc_format;
     let named = |f: &OrcFormat| {
-        OrcNumbering::from_names(&f.regs).map_err(|e| format!("ORC format {:?}: {e}", f.name))
+        OrcNumbering::from_names(&f.regs)
+            .map(|n| (n, f.since))
+            .map_err(|e| format!("ORC format {:?}: {e}", f.name))
     };
     if let Some(h) = obj.orc_header() {
         return match formats.iter().find(|f| hex_is(&f.hash, h)) {
@@ -47,6 +96,14 @@ pub fn numbering(
             )),
         };
     }
+    if let Some(sp) = sp_as_written(obj, rules)
+        && let Some(f) = formats
+            .iter()
+            .rev()
+            .find(|f| f.regs.get(usize::from(sp)).is_some_and(|r| r == "sp"))
+    {
+        return named(f);
+    }
     let by_kernel = kernel.and_then(|k| {
         formats
             .iter()
@@ -55,7 +112,7 @@ pub fn numbering(
     });
     match by_kernel.or(formats.first()) {
         Some(f) => named(f),
-        None => Ok(OrcNumbering::default()),
+        None => Ok((OrcNumbering::default(), None)),
     }
 }
 

@@ -105,8 +105,15 @@ pub struct Marks {
     pub hint: Option<Hint>,
     /// A call to a label of its own function, annotated as meant.
     pub intra_call: bool,
-    /// Alternatives of this instruction are not followed.
+    /// Alternatives of this instruction are not followed
+    /// (`.discard.ignore_alts`, Linux 6.12 and earlier).
     pub ignore_alts: bool,
+    /// The version of an alternative this instruction begins (the original
+    /// at the site, or a replacement) is not walked: ANNOTATE_IGNORE_ALTERNATIVE
+    /// in `.discard.annotate_insn`, written inside the version it drops
+    /// (objtool 7.x's `alt_group->ignore`; Linux 7.3's smap_save() drops
+    /// its original, ASM_CLAC_UNSAFE its replacement).
+    pub skip_version: bool,
     /// An indirect branch or bare return that needs no thunk or trap
     /// (`ANNOTATE_RETPOLINE_SAFE`, `ANNOTATE_UNRET_SAFE`).
     pub retpoline_safe: bool,
@@ -484,7 +491,7 @@ impl Special {
                 } else if kind == ty.intra_function_call {
                     add(&mut sp, e, at, &mut |m| m.intra_call = true);
                 } else if kind == ty.ignore_alts {
-                    add(&mut sp, e, at, &mut |m| m.ignore_alts = true);
+                    add(&mut sp, e, at, &mut |m| m.skip_version = true);
                 } else if kind == ty.retpoline_safe {
                     add(&mut sp, e, at, &mut |m| m.retpoline_safe = true);
                 }

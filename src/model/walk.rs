@@ -876,11 +876,15 @@ impl<'m, 'a> Walker<'m, 'a> {
                                 side.extend(
                                     self.site_end(site).map(|l| ((l, None), Edge::Alternative)),
                                 );
-                            } else if let Some(l) = self.index(r.section, r.start) {
+                            } else if let Some(l) = self.index(r.section, r.start)
+                                && !special
+                                    .at(l.0, l.1, r.start)
+                                    .is_some_and(|rm| rm.skip_version)
+                            {
                                 side.push(((l, Some((si as u32, ri as u32))), Edge::Alternative));
                             }
                         }
-                        skip_orig = site.exclusive();
+                        skip_orig = site.exclusive() || mk.skip_version;
                     }
                     side.extend(
                         mk.fixups
