@@ -679,3 +679,13 @@ fn calls_to_no_instruction_are_said() {
 fn a_computed_goto_with_the_slot_address_apart_is_read() {
     table_read_and_cases_walked("arm64-goto-split", "interp+0x1c");
 }
+
+/// A computed goto whose table register is derived from the register
+/// holding `.rodata`'s address (`add x21, x23, #0x2e0`: gcc 12's
+/// ___bpf_prog_run in Linux 7.3 arm64) is read at that offset, not at
+/// `.rodata` itself; its handlers are walked (a sibling call with the frame
+/// set up before).
+#[test]
+fn a_computed_goto_through_a_derived_table_register_is_read() {
+    table_read_and_cases_walked("arm64-goto-derived", "interp+0x20");
+}

@@ -1119,18 +1119,32 @@ impl Decoder for Arm64 {
         Some((rn, def_of(k_use, rn)))
     }
 
-    fn address_adjust(&self, insns: &[Insn], data: &[u8], def: usize, jump: usize) -> i64 {
+    fn address_adjust(
+        &self,
+        insns: &[Insn],
+        data: &[u8],
+        def: usize,
+        jump: usize,
+        reg: Option<u32>,
+    ) -> i64 {
         let Some(Op::AddImm { rd, .. }) = op_at(insns, data, def) else {
             return 0;
         };
+        // The register holding the address: the pair's, then `reg` once an
+        // `add reg, xT, #imm` derives it (gcc 12 keeps `.rodata`'s page in
+        // one register for several tables: Linux 7.3's ___bpf_prog_run).
+        let mut cur = rd;
         let mut sum = 0i64;
         for insn in insns.iter().take(jump).skip(def + 1) {
             let Some(w) = word(data, insn) else {
                 break;
             };
             match op(w, 0) {
-                Op::AddImm { rd: d, rn, imm } if d == rd && rn == rd => sum += i64::from(imm),
-                _ if writes(w, insn.kind) == Some(rd) => break,
+                Op::AddImm { rd: d, rn, imm } if rn == cur && (d == cur || Some(d) == reg) => {
+                    sum += i64::from(imm);
+                    cur = d;
+                }
+                _ if writes(w, insn.kind) == Some(cur) => break,
                 _ => {}
             }
         }

@@ -784,9 +784,18 @@ pub trait Decoder: Sync {
         None
     }
     /// What the code adds to the address `insns[def]` computes before the
-    /// jump at `insns[jump]` uses it (arm64 `add xT, xT, #imm` after the
-    /// `adrp`/`add :lo12:` pair: a table inside a larger object).
-    fn address_adjust(&self, _insns: &[Insn], _data: &[u8], _def: usize, _jump: usize) -> i64 {
+    /// jump at `insns[jump]` uses it from register `reg` (arm64 `add xT,
+    /// xT, #imm` after the `adrp`/`add :lo12:` pair: a table inside a
+    /// larger object; or `add xR, xT, #imm` into `reg`, the pair's register
+    /// kept for other addresses).
+    fn address_adjust(
+        &self,
+        _insns: &[Insn],
+        _data: &[u8],
+        _def: usize,
+        _jump: usize,
+        _reg: Option<u32>,
+    ) -> i64 {
         0
     }
     /// The number of the system call `insns[at]` makes (a [`Kind::Syscall`]),

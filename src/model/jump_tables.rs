@@ -571,6 +571,7 @@ fn relocated_tables(m: &Model, out: &mut JumpTables) {
                     data,
                     j - range.start,
                     k - range.start,
+                    reg,
                 ) as u64);
                 let first = obj.relocs_in(ts, off, off + 1).first()?;
                 match obj.resolve(first.sym(), obj.addend(first)) {
