@@ -186,3 +186,35 @@ fn version_on_every_subcommand() {
         }
     }
 }
+
+/// `unwind --kernel` takes a version and says what it wants otherwise; the
+/// version changes what the table is compared with (Linux 7.x's objtool
+/// gives an assembly function's padding no state).
+#[test]
+fn unwind_takes_the_kernel_version() {
+    let thunk = "testdata/real7/kbuild/thunk.o";
+    let (code, out, err) = run(&["unwind", "--kernel", "seven", thunk]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("--kernel wants a kernel version"), "{err}");
+    let reference = "testdata/real7/kbuild/thunk.orc.o";
+    let agree = |k: &str| {
+        let (code, out, err) = run(&[
+            "unwind",
+            "--format",
+            "json",
+            "--prefix",
+            "16",
+            "--kernel",
+            k,
+            "--reference",
+            reference,
+            thunk,
+        ]);
+        // 1 when the tables disagree.
+        assert!(matches!(code, Some(0 | 1)), "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["orc"]["disagree"].as_u64().unwrap()
+    };
+    assert_eq!(agree("7.3"), 0);
+    assert!(agree("6.12") > 0);
+}
