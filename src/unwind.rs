@@ -35,6 +35,8 @@ pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64
         ends.entry(at).or_insert(c);
     }
     let frame = Frame::new(m.dec.frame());
+    // objtool 7.x names (and gives the entry state to) the padding of the
+    // functions a patch site lies exactly `prefix` bytes before.
     let patchable_only = match (
         m.kernel.or(m.orc_since),
         rules.stack.orc_prefix.patchable_only_since,
@@ -42,7 +44,14 @@ pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64
         (Some(k), Some(since)) => k >= since,
         _ => false,
     };
-    let g = orc::generate(m, &frame, &states, &ends, prefix, patchable_only);
+    let only: Option<rustc_hash::FxHashSet<usize>> = prefix.filter(|_| patchable_only).map(|n| {
+        m.patchable(&rules.patchable)
+            .sites()
+            .filter(|s| s.offset + n == m.functions[s.func].start)
+            .map(|s| s.func)
+            .collect()
+    });
+    let g = orc::generate(m, &frame, &states, &ends, prefix, only.as_ref());
     Computed {
         rows: g.rows,
         unexpressible: g.unexpressible,
@@ -396,7 +405,7 @@ pub fn reference_orc(
     kernel: Option<crate::rules::KernelVersion>,
 ) -> Result<Vec<Vec<(u64, OrcEntry)>>, String> {
     let (numbering, _) = orc::numbering(obj, &rules.special, kernel)?;
-    let t = obj.orc_table(&numbering);
+    let t = obj.orc_table(Ok(&numbering));
     if let Some(e) = t.error {
         return Err(e);
     }

@@ -478,7 +478,9 @@ fn computed_orc_is_the_orc_objtool_6_1_wrote() {
     let names = ["x86-gcc", "x86-gcc-fp", "x86-clang", "x86-clang-fp"];
     for name in names.into_iter().chain(["x86-hints61", "x86-cold-cases"]) {
         let post = std::fs::read(dir().join(format!("{name}.orc61.o"))).unwrap();
-        let t = Object::parse(&post).unwrap().orc_table(&Default::default());
+        let t = Object::parse(&post)
+            .unwrap()
+            .orc_table(Ok(&Default::default()));
         assert_eq!(
             (t.layout, t.error.as_deref()),
             ("before 6.4", None),
@@ -489,7 +491,7 @@ fn computed_orc_is_the_orc_objtool_6_1_wrote() {
             assert_eq!(
                 Object::parse(&orc)
                     .unwrap()
-                    .orc_table(&Default::default())
+                    .orc_table(Ok(&Default::default()))
                     .layout,
                 "6.4"
             );

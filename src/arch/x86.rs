@@ -766,24 +766,19 @@ impl X86 {
             }
             dec.decode_out(&mut ins);
             if ins.is_invalid() {
-                // UDB (0xd6, SALC before 64-bit mode): a one-byte #UD Linux
-                // 7.x traps with as it does with `ud2` (the paranoid
-                // indirect thunks' `1: UDB; jne 1b`), objtool's INSN_BUG.
-                if bytes[pos] == 0xd6 && dec.last_error() != iced_x86::DecoderError::NoMoreBytes {
-                    out.push(Insn::new(offset, 1, Kind::Trap, None));
-                    pos += 1;
-                    let _ = dec.set_position(pos);
-                    dec.set_ip(offset + 1);
-                    continue;
-                }
                 let rest = bytes.len() - pos;
                 // Undecodable byte: one-byte Invalid, resynchronise after it.
-                let len = if dec.last_error() == iced_x86::DecoderError::NoMoreBytes {
-                    rest
+                let cut = dec.last_error() == iced_x86::DecoderError::NoMoreBytes;
+                let len = if cut { rest } else { 1 };
+                // But UDB (0xd6, SALC before 64-bit mode) is a one-byte #UD
+                // Linux 7.x traps with as with `ud2` (the paranoid indirect
+                // thunks' `1: UDB; jne 1b`), objtool's INSN_BUG.
+                let kind = if !cut && bytes[pos] == 0xd6 {
+                    Kind::Trap
                 } else {
-                    1
+                    Kind::Invalid
                 };
-                out.push(Insn::new(offset, len.min(15) as u8, Kind::Invalid, None));
+                out.push(Insn::new(offset, len.min(15) as u8, kind, None));
                 if len > 1 {
                     break;
                 }

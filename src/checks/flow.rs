@@ -1678,13 +1678,9 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
     let orc = cx
         .opts
         .enabled(ORC_MISMATCH)
-        .then(|| match &m.orc_numbering {
-            Ok(n) => m.obj.orc_table(n),
-            Err(e) => {
-                let mut t = m.obj.orc_table(&Default::default());
-                t.error = Some(e.clone());
-                t
-            }
+        .then(|| {
+            m.obj
+                .orc_table(m.orc_numbering.as_ref().map_err(String::as_str))
         })
         .filter(|t| t.present);
     let orc = match orc {

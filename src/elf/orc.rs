@@ -245,8 +245,9 @@ impl Object<'_> {
     }
 
     /// The ORC tables of this object (empty when it has none), registers
-    /// read with the object's numbering into objlint's.
-    pub fn orc_table(&self, numbering: &OrcNumbering) -> OrcTable {
+    /// read with the object's numbering into objlint's; `Err` says why
+    /// that numbering is not known, and the tables are not read.
+    pub fn orc_table(&self, numbering: Result<&OrcNumbering, &str>) -> OrcTable {
         let mut t = OrcTable {
             rows: vec![Vec::new(); self.sections.len()],
             ..Default::default()
@@ -258,6 +259,13 @@ impl Object<'_> {
             return t;
         };
         t.present = true;
+        let numbering = match numbering {
+            Ok(n) => n,
+            Err(e) => {
+                t.error = Some(e.to_string());
+                return t;
+            }
+        };
         let n = self.sections[ip].size / 4;
         let data = self.section_data(unw);
         if self.sections[unw].size != n * OrcEntry::SIZE || data.len() as u64 != n * OrcEntry::SIZE

@@ -235,8 +235,6 @@ impl Frame {
         // ORC_REG_* to objtool's register numbers (arch_decode_hint_reg).
         c.cfa.base = match h.sp_reg {
             0 => UNDEFINED,
-            orc::ORC_REG_AX => 0, // Linux 7.x
-
             2 => 2,  // dx
             3 => 7,  // di
             4 => 5,  // bp
@@ -244,6 +242,8 @@ impl Frame {
             6 => 10, // r10
             7 => 13, // r13
             9 => SP_INDIRECT,
+            // ax, a CFA base since Linux 7.x.
+            orc::ORC_REG_AX => 0,
             _ => return None,
         };
         c.cfa.offset = i32::from(h.sp_offset);

@@ -138,14 +138,14 @@ pub struct Generated {
 
 /// The ORC of every section (see [`Generated`]). With `prefix`, the padding
 /// NOPs before a function take its entry state: before every function, or
-/// with `patchable_only` before those `__patchable_function_entries` names.
+/// before those in `only` (indexes into the model's functions).
 pub fn generate(
     m: &Model,
     frame: &Frame,
     states: &FxHashMap<Loc, Cfi>,
     replacement_ends: &FxHashMap<At, Cfi>,
     prefix: Option<u64>,
-    patchable_only: bool,
+    only: Option<&rustc_hash::FxHashSet<usize>>,
 ) -> Generated {
     let mut errors = 0;
     let mut conflicts = Vec::new();
@@ -159,25 +159,8 @@ pub fn generate(
     // Prefix NOPs take the state of the function they precede.
     let mut prefixed: FxHashMap<Loc, Cfi> = FxHashMap::default();
     if let Some(n) = prefix.filter(|&n| n > 0) {
-        let patchable: Option<rustc_hash::FxHashSet<At>> = patchable_only.then(|| {
-            let obj = m.obj;
-            let mut set = rustc_hash::FxHashSet::default();
-            for &s in obj.sections_named("__patchable_function_entries") {
-                for r in obj.relocs(s) {
-                    if let crate::elf::Place::Local { section, offset } =
-                        obj.resolve(r.sym(), obj.addend(r))
-                    {
-                        set.insert((section, offset + n));
-                    }
-                }
-            }
-            set
-        });
-        for f in &m.functions {
-            if patchable
-                .as_ref()
-                .is_some_and(|p| !p.contains(&(f.section, f.start)))
-            {
+        for (fi, f) in m.functions.iter().enumerate() {
+            if only.is_some_and(|o| !o.contains(&fi)) {
                 continue;
             }
             let Some(code) = m.section_code(f.section) else {

@@ -382,25 +382,22 @@ impl Special {
         sp.unread.extend(t.errors);
         // As written: the byte at `signal` was `end` before Linux 6.4; the
         // register in the object's ORC numbering, read into objlint's.
-        let raw = |orc: &crate::elf::orc::OrcNumbering| -> Vec<Hint> {
-            t.entries
-                .iter()
-                .map(|e| {
-                    let reg = obj.table_u8(e.section, e.base + h.sp_reg);
-                    Hint {
-                        sp_reg: orc.ours(reg).unwrap_or(Hint::UNKNOWN_REG),
-                        sp_offset: obj.table_u16(e.section, e.base + h.sp_offset) as i16,
-                        ty: obj.table_u8(e.section, e.base + h.ty),
-                        signal: obj.table_u8(e.section, e.base + h.signal) != 0,
-                    }
-                })
-                .collect()
-        };
         let hints: Result<Vec<Hint>, String> = match orc {
             _ if t.entries.is_empty() => Ok(Vec::new()),
             Err(e) => Err(format!("{}: {e}", h.section)),
             Ok(orc) => {
-                let raw = raw(orc);
+                let raw: Vec<Hint> = t
+                    .entries
+                    .iter()
+                    .map(|e| Hint {
+                        sp_reg: orc
+                            .ours(obj.table_u8(e.section, e.base + h.sp_reg))
+                            .unwrap_or(Hint::UNKNOWN_REG),
+                        sp_offset: obj.table_u16(e.section, e.base + h.sp_offset) as i16,
+                        ty: obj.table_u8(e.section, e.base + h.ty),
+                        signal: obj.table_u8(e.section, e.base + h.signal) != 0,
+                    })
+                    .collect();
                 if raw.iter().all(Hint::fits_since_6_4) {
                     Ok(raw)
                 } else {
