@@ -152,7 +152,7 @@ pub fn compare_cfi(
                 };
                 if row.cfa.is_none()
                     || c.ty != crate::model::special::Hint::CALL
-                    || c.force_undefined
+                    || c.follow != crate::model::cfi::Follow::Yes
                 {
                     a.not_comparable += 1;
                     continue;

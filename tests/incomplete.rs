@@ -689,3 +689,22 @@ fn a_computed_goto_with_the_slot_address_apart_is_read() {
 fn a_computed_goto_through_a_derived_table_register_is_read() {
     table_read_and_cases_walked("arm64-goto-derived", "interp+0x20");
 }
+
+/// An unwind hint whose frame address the model does not follow
+/// (UNWIND_HINT_REGS off `bp_indirect`): it was dropped without a word and
+/// the walk went on with the state before it (a false "return with
+/// modified stack frame"). Now the place is said, where objtool stops
+/// ("unsupported unwind_hint sp base reg"), and nothing after it is judged.
+#[test]
+fn a_hint_the_model_does_not_follow_is_said() {
+    one_gap("x86-hint-unfollowed.o", "indirect_frame+0x4", "unwind-hint");
+    let dir = root().join("testdata/incomplete");
+    let objtool = std::fs::read_to_string(dir.join("x86-hint-unfollowed.objtool.txt")).unwrap();
+    let warnings: Vec<&str> = objtool.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        warnings,
+        [
+            "x86-hint-unfollowed.o: warning: objtool: indirect_frame+0x4: unsupported unwind_hint sp base reg 8"
+        ]
+    );
+}

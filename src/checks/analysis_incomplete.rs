@@ -62,6 +62,11 @@ pub enum Cause {
     /// (arm64's exception vectors and trampolines, labels of hand-written
     /// code): no flow rule checked it.
     UnwalkedCode,
+    /// An unwind hint whose frame address the stack model does not follow
+    /// (based on `bp_indirect`, `prev_sp`, a register the object's ORC
+    /// numbering has not, or any register on arm64; objtool refuses such a
+    /// hint): the stack is not judged on the paths after it.
+    UnwindHint,
 }
 
 impl Cause {
@@ -81,10 +86,11 @@ impl Cause {
             Cause::ReturnRegister => "return-register",
             Cause::TableEntry => "table-entry",
             Cause::UnwalkedCode => "unwalked-code",
+            Cause::UnwindHint => "unwind-hint",
         }
     }
 
-    pub const ALL: [Cause; 14] = [
+    pub const ALL: [Cause; 15] = [
         Cause::Undecodable,
         Cause::SwitchTable,
         Cause::BranchTarget,
@@ -99,6 +105,7 @@ impl Cause {
         Cause::ReturnRegister,
         Cause::TableEntry,
         Cause::UnwalkedCode,
+        Cause::UnwindHint,
     ];
 }
 
@@ -246,6 +253,12 @@ fn message(cause: Cause, gaps: &[&Gap]) -> String {
         Cause::UnwalkedCode => format!(
             "analysis incomplete: {} of code outside every function that no path or unwind hint reached; no flow rule checked {}",
             plural(n, "run", "runs"),
+            if n == 1 { "it" } else { "them" }
+        ),
+        Cause::UnwindHint => format!(
+            "analysis incomplete: {} a frame address the stack model does not follow (objtool refuses {}); the stack was not judged on the paths after {}",
+            plural(n, "unwind hint gives", "unwind hints give"),
+            if n == 1 { "it" } else { "them" },
             if n == 1 { "it" } else { "them" }
         ),
         Cause::TableEntry => format!(

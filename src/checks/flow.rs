@@ -15,7 +15,7 @@ use super::analysis_incomplete::{Cause, Gap, table_start};
 use super::{Ctx, uaccess};
 use crate::arch::{Kind, Modifier, Op, Pac, PacKey};
 use crate::elf::annotations::{Layout, places};
-use crate::model::cfi::{Cfi, Frame, Mismatch, Modified, Unsupported};
+use crate::model::cfi::{Cfi, Follow, Frame, Mismatch, Modified, Unsupported};
 use crate::model::special::{At, Hint};
 use crate::model::walk::{
     Action, Arrival, Callee, Edge, Loc, Paths, Step, Visitor, Walker, is_cold,
@@ -616,6 +616,9 @@ impl<'p, 'c, 'a> Walk<'p, 'c, 'a> {
     /// `insn_cfi_match`.
     fn mismatch(&mut self, a: &Arrival, old: Cfi, new: &Cfi) -> bool {
         let f = &self.p.frame;
+        if old.follow == Follow::NotJudged || new.follow == Follow::NotJudged {
+            return false;
+        }
         let Some(m) = f.mismatch(&old, new) else {
             return false;
         };
@@ -958,11 +961,15 @@ impl Walk<'_, '_, '_> {
                     }
                 }
                 _ => {
-                    if let Some(c) = self.p.frame.from_hint(&h) {
-                        s.cfi = c;
-                        s.cfi_id = NO_CFI;
-                        hint = true;
-                    }
+                    s.cfi = match self.p.frame.from_hint(&h) {
+                        Some(c) => c,
+                        None => {
+                            self.unfollowed_hint(a, &h);
+                            Cfi::not_followed(Follow::NotJudged)
+                        }
+                    };
+                    s.cfi_id = NO_CFI;
+                    hint = true;
                 }
             }
         }
@@ -1075,6 +1082,28 @@ impl Walk<'_, '_, '_> {
         self.add_gap(gap);
     }
 
+    /// An unwind hint whose frame address the model does not follow.
+    #[cold]
+    fn unfollowed_hint(&mut self, a: &Arrival, h: &Hint) {
+        let arm64 = self.cx.model.obj.machine == crate::elf::Machine::Aarch64;
+        let reg = match (arm64, h.sp_reg) {
+            (true, _) => "on arm64".to_string(),
+            (false, Hint::UNKNOWN_REG) => {
+                "based on a register the object's ORC numbering has not".to_string()
+            }
+            (false, r) => match crate::elf::orc::orc_reg_name(r) {
+                Some(name) => format!("based on {name}"),
+                None => format!("based on ORC register {r}"),
+            },
+        };
+        let at = a.alt_site.unwrap_or((a.loc.0, a.insn.offset()));
+        self.add_gap(Gap::new(
+            Cause::UnwindHint,
+            at,
+            format!("unwind hint (type {}) {reg}", h.ty),
+        ));
+    }
+
     /// A gap, once however many paths reach it.
     fn add_gap(&mut self, gap: Gap) {
         if !self.gaps.contains(&gap) {
@@ -1107,7 +1136,7 @@ impl Walk<'_, '_, '_> {
                                 return false;
                             }
                             s.cfi.cfa = crate::model::cfi::Loc::UNDEF;
-                            s.cfi.force_undefined = true;
+                            s.cfi.follow = Follow::No;
                         }
                         if s.cfi != before {
                             s.cfi_id = NO_CFI;
@@ -1291,8 +1320,9 @@ impl Walk<'_, '_, '_> {
                 ));
             }
         }
-        // The stack at calls, returns and tail calls.
-        if self.stack {
+        // The stack at calls, returns and tail calls (not judged after a
+        // hint the model does not follow).
+        if self.stack && s.cfi.follow != Follow::NotJudged {
             match st.action {
                 Action::Call(c) => {
                     if !self.special_call(c) {
@@ -2381,9 +2411,7 @@ fn walk_root_from(
         cfi: if stack {
             p.frame.entry()
         } else {
-            let mut c = Cfi::undefined();
-            c.force_undefined = true;
-            c
+            Cfi::not_followed(Follow::No)
         },
         cfi_id: NO_CFI,
         key: Key {
@@ -2659,6 +2687,9 @@ fn compare_tables(cx: &Ctx, p: &Policy, w: &mut Walk) {
         let Some(c) = w.cfis.get(r.cfi as usize) else {
             continue;
         };
+        if c.follow == Follow::NotJudged {
+            continue;
+        }
         let off = ins.offset();
         while orc_next <= off {
             oc += 1;

@@ -57,6 +57,15 @@ const ORC_REG_NAMES: [(&str, u8); 11] = [
     ("ax", ORC_REG_AX),
 ];
 
+/// An ORC register of objlint's numbering by its name in `orc_types.h`
+/// (lower case, without `ORC_REG_`).
+pub fn orc_reg_name(r: u8) -> Option<&'static str> {
+    ORC_REG_NAMES
+        .iter()
+        .find(|&&(_, n)| n == r)
+        .map(|&(name, _)| name)
+}
+
 /// How an object numbers ORC registers (in rows and in unwind hints): its
 /// numbers in objlint's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

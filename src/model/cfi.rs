@@ -49,6 +49,21 @@ pub const SLOTS: usize = 12;
 /// `vals`): all of them.
 const VALS: usize = 32;
 
+/// Whether a state follows stack operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, bytemuck::NoUninit)]
+#[repr(u8)]
+pub enum Follow {
+    Yes,
+    /// Not followed: after `UNWIND_HINT_UNDEFINED`, an operation the model
+    /// cannot follow, or with the stack rules off.
+    No,
+    /// Not followed and not judged: after an unwind hint whose frame
+    /// address the model does not follow (an analysis-incomplete place).
+    /// No stack finding and no comparison with ORC or CFI until a hint
+    /// gives the frame again.
+    NotJudged,
+}
+
 /// The unwinding type of a state (objtool's `UNWIND_HINT_TYPE_*`).
 pub type Type = u8;
 
@@ -78,8 +93,9 @@ pub struct Cfi {
     pub bp_scratch: bool,
     pub ty: Type,
     pub signal: bool,
-    /// `UNWIND_HINT_UNDEFINED`: stack operations are not followed.
-    pub force_undefined: bool,
+    /// Whether stack operations are followed (not after
+    /// `UNWIND_HINT_UNDEFINED`).
+    pub follow: Follow,
     /// arm64: sp was set from a register the model does not follow while
     /// the CFA hangs off x29 (a switch to another stack, a variable-length
     /// array): saves and reloads at sp say nothing about the frame until sp
@@ -219,12 +235,8 @@ impl Frame {
     /// The state an unwind hint describes (`read_unwind_hints`); `None` for
     /// a base register the model has no name for, and for SAVE/RESTORE.
     pub fn from_hint(&self, h: &Hint) -> Option<Cfi> {
-        let mut c = Cfi::undefined();
         match h.ty {
-            Hint::UNDEFINED => {
-                c.force_undefined = true;
-                return Some(c);
-            }
+            Hint::UNDEFINED => return Some(Cfi::not_followed(Follow::No)),
             Hint::FUNC => return Some(self.entry()),
             Hint::SAVE | Hint::RESTORE => return None,
             _ => {}
@@ -232,6 +244,7 @@ impl Frame {
         if self.arm64 {
             return None;
         }
+        let mut c = Cfi::undefined();
         // ORC_REG_* to objtool's register numbers (arch_decode_hint_reg).
         c.cfa.base = match h.sp_reg {
             0 => UNDEFINED,
@@ -288,7 +301,7 @@ impl Frame {
         in_function: bool,
         next_has_hint: bool,
     ) -> Result<(), Unsupported> {
-        if c.force_undefined {
+        if c.follow != Follow::Yes {
             return Ok(());
         }
         if let Op::CfaFrom { reg, below } = *op {
@@ -955,7 +968,7 @@ impl Frame {
     /// they agree or cannot be compared (an expression, an undefined state).
     pub fn cfi_diff(&self, c: &Cfi, row: &crate::elf::cfi::CfiRow) -> Option<CfiDiff> {
         use crate::elf::cfi::Rule;
-        if c.force_undefined || c.cfa.base == UNDEFINED || c.ty != Hint::CALL {
+        if c.follow != Follow::Yes || c.cfa.base == UNDEFINED || c.ty != Hint::CALL {
             return None;
         }
         let (reg, off) = row.cfa?;
@@ -1076,8 +1089,16 @@ impl Cfi {
             dirty: 0,
             ty: Hint::UNDEFINED,
             signal: false,
-            force_undefined: false,
+            follow: Follow::Yes,
             sp_lost: false,
+        }
+    }
+
+    /// Nothing known, and stack operations not followed.
+    pub fn not_followed(follow: Follow) -> Cfi {
+        Cfi {
+            follow,
+            ..Cfi::undefined()
         }
     }
 }

@@ -34,7 +34,7 @@ aarch64-linux-gnu-objcopy --prefix-symbols=__kvm_nvhe_ arm64-jump-past-end.o arm
 OBJTOOL=${OBJTOOL:-${OBJCORPUS:-$HOME/.cache/objcorpus}/bin/objtool}
 if [ -x "$OBJTOOL" ]; then
   t=$(mktemp -d)
-  for o in x86-jump-target.o x86-table-entry.o x86-call-target.o; do
+  for o in x86-jump-target.o x86-table-entry.o x86-call-target.o x86-hint-unfollowed.o; do
     cp "$o" "$t/"
     {
       echo "# objtool --stackval --uaccess --rethunk $o   (objtool 6.12 from fetch-corpus.sh, $(date -u +%Y-%m-%d))"
