@@ -211,6 +211,15 @@ fn a_return_through_another_register_is_not_judged() {
     one_gap("arm64-ret-register.o", "dummy_tramp+0xc", "return-register");
 }
 
+/// A conditional compare on a case's way back to a loop's switch
+/// (`ccmp w2, #0x0, #0x4, ne`: its nzcv sits where a destination register
+/// would) was taken for a write of the table register x4, and ice.ko's
+/// table in Linux 7.3 went unread: read, and its cases walked.
+#[test]
+fn a_conditional_compare_writes_no_register() {
+    table_read_and_cases_walked("arm64-switch-ccmp", "ccmp_loop+0x18");
+}
+
 /// A table address spilled as one register of an `stp` (be2iscsi.ko,
 /// Linux 6.1) and reloaded at the dispatch: read, and its cases walked.
 #[test]

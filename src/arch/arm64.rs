@@ -542,6 +542,12 @@ fn may_write(w: u32, kind: Kind) -> Option<u32> {
     if kind != Kind::Other {
         return None;
     }
+    // CCMP/CCMN (register or immediate) set flags only: their `nzcv` sits
+    // where `Rd` would (ice.ko's `ccmp w2, #0x0, #0x4, ne` was taken for a
+    // write of x4, a switch table's register, and the table went unread).
+    if w & 0x3fe0_0410 == 0x3a40_0000 {
+        return None;
+    }
     match op(w, 0) {
         Op::CmpImm { .. } | Op::BCond { .. } => None,
         _ => Some(w & 31),
