@@ -215,6 +215,33 @@ impl Insn {
             flags: 0,
         }
     }
+    /// An instruction a decoder told from its bytes alone, at a section
+    /// offset known to fit, its branch target (or RIP-relative address)
+    /// `rel` from its end if any, its operations (if any) stack operations
+    /// only: [`Insn::new`] and [`Insn::straight`] at once, without their
+    /// checks (the decoders' hot loop).
+    #[inline(always)]
+    pub(crate) fn told(offset: u32, len: u8, kind: Kind, rel: Option<i32>) -> Insn {
+        let target = match rel {
+            None => Self::NO_TARGET,
+            Some(d) => {
+                let t = i64::from(offset) + i64::from(len) + i64::from(d);
+                if (0..i64::from(Self::FAR_TARGET)).contains(&t) {
+                    t as u32
+                } else {
+                    Self::FAR_TARGET
+                }
+            }
+        };
+        let flags = if kind.is_straight() { Self::PLAIN } else { 0 };
+        Insn {
+            offset,
+            target,
+            len,
+            kind,
+            flags,
+        }
+    }
     /// Marks the instruction as having entries in its section's
     /// [`OpTable`], from entry `index` on ([`Insn::ops_index`]).
     pub fn with_ops_at(mut self, index: usize) -> Insn {

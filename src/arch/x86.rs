@@ -530,29 +530,60 @@ fn rm_end(b: &[u8; 16], i: usize) -> usize {
 /// `test`, shift, `movzx`, `cmov`, `setcc`, `imul`, push and pop forms,
 /// NOPs, ENDBR64, direct branches, `ret` and `int3` (most of a kernel
 /// object's instructions). All else and kCFI's checks return `None` and go
-/// through iced-x86. `b` is 16 bytes or more; an instruction is told from
+/// through iced-x86. `b` is 16 bytes or more (`None` if fewer); an instruction is told from
 /// its own bytes only (the last of a range is told from them zero-padded,
 /// and kept if it ends in the range). The stack operations
 /// are [`stack_ops`]' for the same instruction: tests hold this to
 /// iced-x86 and `stack_ops` on every fixture and on generated encodings
 /// (and, ignored, on the module corpus).
-#[inline(always)]
+#[cfg(test)]
 fn quick(b: &[u8]) -> Option<Quick> {
-    let b: &[u8; 16] = b.get(..16)?.try_into().ok()?;
+    quick16(b.first_chunk()?)
+}
+
+/// What a first byte is to [`quick16`]: an operand-size or segment prefix
+/// it takes, a REX prefix, or neither.
+const LEAD: [u8; 256] = {
+    let mut t = [PLAIN_LEAD; 256];
+    let mut r = 0x40;
+    while r < 0x50 {
+        t[r] = REX_LEAD;
+        r += 1;
+    }
+    t[0x66] = PREFIX_LEAD;
+    t[0x26] = PREFIX_LEAD;
+    t[0x2e] = PREFIX_LEAD;
+    t[0x36] = PREFIX_LEAD;
+    t[0x3e] = PREFIX_LEAD;
+    t[0x64] = PREFIX_LEAD;
+    t[0x65] = PREFIX_LEAD;
+    t
+};
+const PLAIN_LEAD: u8 = 0;
+const PREFIX_LEAD: u8 = 1;
+const REX_LEAD: u8 = 2;
+
+/// [`quick`] of the 16 bytes at an instruction's start.
+#[inline(always)]
+fn quick16(b: &[u8; 16]) -> Option<Quick> {
     // Operand-size and segment prefixes (the kernel's per-CPU `%gs:`,
     // NOPs padded with `66` and `cs`), at most four, then REX.
-    let mut i = 0;
-    let mut p66 = false;
-    while i < 4 && matches!(b[i], 0x66 | 0x26 | 0x2e | 0x36 | 0x3e | 0x64 | 0x65) {
-        p66 |= b[i] == 0x66;
-        i += 1;
+    // Most instructions have none: one lookup tells.
+    let (mut i, mut p66, mut rex) = (0, false, 0);
+    match LEAD[usize::from(b[0])] {
+        PLAIN_LEAD => {}
+        REX_LEAD => (i, rex) = (1, b[0]),
+        _ => {
+            while i < 4 && LEAD[usize::from(b[i])] & PREFIX_LEAD != 0 {
+                p66 |= b[i] == 0x66;
+                i += 1;
+            }
+            if LEAD[usize::from(b[i])] == REX_LEAD {
+                rex = b[i];
+                i += 1;
+            }
+        }
     }
-    let rex = if b[i] & 0xf0 == 0x40 {
-        i += 1;
-        b[i - 1]
-    } else {
-        0
-    };
     let op = b[i];
     i += 1;
     let prefixed = i > 1;
@@ -728,6 +759,13 @@ impl X86 {
         out: &mut Vec<Insn>,
         mut ops: Option<&mut OpTable>,
     ) {
+        // Section offsets fit in 32 bits (the reader refuses larger
+        // executable sections): checked once, not per instruction.
+        assert!(
+            base.checked_add(bytes.len() as u64)
+                .is_some_and(|end| end <= u64::from(u32::MAX)),
+            "section offsets fit in 32 bits"
+        );
         // Made when first needed: most ranges (a function each) need none.
         let mut iced: Option<IcedDecoder> = None;
         let mut ins = Instruction::default();
@@ -735,20 +773,18 @@ impl X86 {
         while pos < bytes.len() {
             let offset = base + pos as u64;
             let rest = &bytes[pos..];
-            let q = match QUICK {
-                false => None,
-                true if rest.len() >= 16 => quick(rest),
-                true => {
+            let q = match (QUICK, rest.first_chunk()) {
+                (false, _) => None,
+                (true, Some(b)) => quick16(b),
+                (true, None) => {
                     let mut padded = [0u8; 16];
                     padded[..rest.len()].copy_from_slice(rest);
-                    quick(&padded).filter(|q| usize::from(q.len) <= rest.len())
+                    quick16(&padded).filter(|q| usize::from(q.len) <= rest.len())
                 }
             };
             if let Some(q) = q {
-                let end = offset + u64::from(q.len);
-                let target = q.rel.map(|d| end.wrapping_add(d as i64 as u64));
                 // Its operation, if any, is a stack operation.
-                let mut insn = Insn::new(offset, q.len, q.kind, target).straight();
+                let mut insn = Insn::told(offset as u32, q.len, q.kind, q.rel);
                 if let (Some(op), Some(t)) = (q.op, ops.as_deref_mut()) {
                     insn = insn.with_ops_at(t.len());
                     t.push(offset, op);
