@@ -228,6 +228,7 @@ fn exempt_sections_of_the_fixtures_decide() {
                 ("__kvm_ex_table", "in_kvm_ex_table"),
                 ("runtime_ptr_", "in_runtime_ptr"),
                 ("runtime_shift_", "in_runtime_shift"),
+                ("runtime_mask_", "in_runtime_mask"),
             ][..],
         ),
     ];

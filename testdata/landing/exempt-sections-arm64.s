@@ -45,6 +45,13 @@ in_runtime_shift:
 	lsr w0, w0, #12
 	ret
 	.size in_runtime_shift, . - in_runtime_shift
+	.globl in_runtime_mask
+	.type in_runtime_mask, %function
+	.p2align 2
+in_runtime_mask:
+	ubfx w0, w0, #0, #32
+	ret
+	.size in_runtime_mask, . - in_runtime_mask
 	.section __kvm_ex_table,"a"
 	.p2align 3
 	.word in_kvm_ex_table - ., in_kvm_ex_table - . + 4
@@ -54,3 +61,6 @@ in_runtime_shift:
 	.section runtime_shift_d_hash_shift,"a"
 	.p2align 2
 	.word in_runtime_shift - .
+	.section runtime_mask___futex_mask,"a"
+	.p2align 2
+	.word in_runtime_mask - .
