@@ -708,6 +708,16 @@ fn a_computed_goto_through_a_derived_table_register_is_read() {
 fn a_hint_the_model_does_not_follow_is_said() {
     one_gap("x86-hint-unfollowed.o", "indirect_frame+0x4", "unwind-hint");
     let dir = root().join("testdata/incomplete");
+    let out = run(
+        &dir,
+        &["check", "--format", "json", "-q", "x86-hint-unfollowed.o"],
+    );
+    let line = String::from_utf8(out.stdout).unwrap();
+    let v: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        v["notes"],
+        serde_json::json!(["indirect_frame+0x4: UNWIND_HINT_REGS based on bp_indirect"])
+    );
     let objtool = std::fs::read_to_string(dir.join("x86-hint-unfollowed.objtool.txt")).unwrap();
     let warnings: Vec<&str> = objtool.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(

@@ -1100,7 +1100,7 @@ impl Walk<'_, '_, '_> {
         self.add_gap(Gap::new(
             Cause::UnwindHint,
             at,
-            format!("unwind hint (type {}) {reg}", h.ty),
+            format!("UNWIND_HINT_{} {reg}", h.type_name()),
         ));
     }
 

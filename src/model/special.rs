@@ -40,6 +40,21 @@ impl Hint {
     pub const FUNC: u8 = 5;
     pub const SAVE: u8 = 6;
     pub const RESTORE: u8 = 7;
+    /// The type's name in `unwind_hints.h` (`UNWIND_HINT_TYPE_*`).
+    pub fn type_name(&self) -> String {
+        match self.ty {
+            Hint::UNDEFINED => "UNDEFINED".into(),
+            Hint::END_OF_STACK => "END_OF_STACK".into(),
+            Hint::CALL => "CALL".into(),
+            Hint::REGS => "REGS".into(),
+            Hint::REGS_PARTIAL => "REGS_PARTIAL".into(),
+            Hint::FUNC => "FUNC".into(),
+            Hint::SAVE => "SAVE".into(),
+            Hint::RESTORE => "RESTORE".into(),
+            t => format!("type {t}"),
+        }
+    }
+
     /// `sp_reg` of a hint whose register the object's ORC numbering has not.
     pub const UNKNOWN_REG: u8 = 0xff;
 
