@@ -129,6 +129,10 @@ def kbuild_jobs(d):
     tsv = os.path.join(d, "objtool-invocations.tsv")
     for line in open(tsv):
         obj, _, args = line.rstrip("\n").partition("\t")
+        # Only objects objtool wrote ORC into (Linux 7.x also runs it as
+        # `--dry-run --noabs` on arch/x86/boot/startup/, which writes none).
+        if "--orc" not in args.split() or "--dry-run" in args.split():
+            continue
         m = re.search(r"--prefix=(\d+)", args)
         path = obj if os.path.isabs(obj) else os.path.join(d, obj)
         prefixes[os.path.normpath(path)] = int(m.group(1)) if m else 0
