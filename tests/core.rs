@@ -235,6 +235,7 @@ fn code_outside_functions_running_on_agrees_with_objtool() {
         "{a}"
     );
     assert!(!a.contains("dead_bound"), "{a}");
+    assert!(!a.contains("inverted_bound"), "{a}");
 }
 
 /// objtool's warnings in a committed verdict file (its header line a `#`

@@ -813,14 +813,42 @@ impl Visitor for Walk<'_, '_, '_> {
     /// arm64: the switch bound of [`Walk::dead_jump_into_data`] where code
     /// outside every function, not the next function's hash, follows the
     /// function (the nVHE hypervisor's `__vgic_v3_clear_active_lr`).
+    /// An unconditional branch there is one too where nothing but NOPs
+    /// lie between it and the next function: clang lowers `unreachable()`
+    /// after an exhausted switch to a branch to the function's end, and
+    /// Linux 7.3's clang inverts the bound to `b.ls <case>; b <end>`
+    /// (vgic-v3-sr.c); no code means to enter a function through the
+    /// padding before it.
     fn dead_branch(&mut self, st: &Step, to: Loc) -> bool {
         let m = self.model();
-        st.insn.kind == Kind::CondJump
-            && self.arm64_branch_to_own_end(st, st.code.dest(st.index))
-            && m.section_code(to.0).is_some_and(|c| {
-                m.function_containing(to.0, c.insns[to.1].offset())
-                    .is_none()
+        let outside = |k: usize| {
+            m.section_code(to.0).is_some_and(|c| {
+                c.insns
+                    .get(k)
+                    .is_some_and(|i| m.function_containing(to.0, i.offset()).is_none())
             })
+        };
+        let padding_only = || {
+            let Some(c) = m.section_code(to.0) else {
+                return false;
+            };
+            let mut k = to.1;
+            while outside(k) {
+                if c.insns[k].kind != Kind::Nop {
+                    return false;
+                }
+                k += 1;
+            }
+            // Into the next function, not off the section.
+            k > to.1 && k < c.insns.len() && c.insns[k - 1].end() == c.insns[k].offset()
+        };
+        match st.insn.kind {
+            Kind::CondJump | Kind::Jump => {}
+            _ => return false,
+        }
+        self.arm64_branch_to_own_end(st, st.code.dest(st.index))
+            && outside(to.1)
+            && (st.insn.kind == Kind::CondJump || padding_only())
     }
 
     fn edge(&mut self, from: Loc, to: Loc, edge: Edge, s: &mut State) {

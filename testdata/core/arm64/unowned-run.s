@@ -5,7 +5,8 @@
 // proved never met (`b.hi` to the first byte past the function), where code
 // outside every function follows the function and the next function's kCFI
 // hash (`$d`) follows that: the arm64 clang vmlinux.o's nVHE copy of
-// __vgic_v3_clear_active_lr has this shape.
+// __vgic_v3_clear_active_lr has this shape. Nor its inverted form (at the
+// end of this file).
 	.text
 	.globl	dead_bound
 	.type	dead_bound, %function
@@ -63,3 +64,27 @@ last:
 	bti	c
 	ret
 	.size	last, .-last
+
+// Not reported: the same bound inverted, as Linux 7.3's clang lays out
+// vgic-v3-sr.c's `switch (lr & 0xf)` before `unreachable()`: `b.ls` to the
+// cases, then an unconditional branch to the function's end, where only the
+// padding NOPs before the next function lie.
+	.globl	inverted_bound
+	.type	inverted_bound, %function
+inverted_bound:
+	bti	c
+	and	w8, w0, #0xf
+	cmp	w8, #0xf
+	b.ls	1f
+	b	.Lafter_inverted_bound
+1:	ret
+	.size	inverted_bound, .-inverted_bound
+.Lafter_inverted_bound:
+	nop
+	nop
+	.globl	after_padding
+	.type	after_padding, %function
+after_padding:
+	bti	c
+	ret
+	.size	after_padding, .-after_padding
