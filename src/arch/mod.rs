@@ -203,17 +203,19 @@ impl Insn {
     pub fn new(offset: u64, len: u8, kind: Kind, imm_target: Option<u64>) -> Insn {
         Insn {
             offset: u32::try_from(offset).expect("section offsets fit in 32 bits"),
-            target: match imm_target {
-                None => Self::NO_TARGET,
-                Some(t) => u32::try_from(t)
-                    .ok()
-                    .filter(|&t| t < Self::FAR_TARGET)
-                    .unwrap_or(Self::FAR_TARGET),
-            },
+            target: imm_target.map_or(Self::NO_TARGET, Self::target_field),
             len,
             kind,
             flags: 0,
         }
+    }
+    /// An encoded target as stored: [`Insn::FAR_TARGET`] past 32 bits.
+    #[inline(always)]
+    fn target_field(t: u64) -> u32 {
+        u32::try_from(t)
+            .ok()
+            .filter(|&t| t < Self::FAR_TARGET)
+            .unwrap_or(Self::FAR_TARGET)
     }
     /// An instruction a decoder told from its bytes alone, at a section
     /// offset known to fit, its branch target (or RIP-relative address)
@@ -222,17 +224,10 @@ impl Insn {
     /// checks (the decoders' hot loop).
     #[inline(always)]
     pub(crate) fn told(offset: u32, len: u8, kind: Kind, rel: Option<i32>) -> Insn {
-        let target = match rel {
-            None => Self::NO_TARGET,
-            Some(d) => {
-                let t = i64::from(offset) + i64::from(len) + i64::from(d);
-                if (0..i64::from(Self::FAR_TARGET)).contains(&t) {
-                    t as u32
-                } else {
-                    Self::FAR_TARGET
-                }
-            }
-        };
+        let end = u64::from(offset) + u64::from(len);
+        let target = rel.map_or(Self::NO_TARGET, |d| {
+            Self::target_field(end.wrapping_add(d as i64 as u64))
+        });
         let flags = if kind.is_straight() { Self::PLAIN } else { 0 };
         Insn {
             offset,

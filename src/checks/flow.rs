@@ -820,35 +820,31 @@ impl Visitor for Walk<'_, '_, '_> {
     /// (vgic-v3-sr.c); no code means to enter a function through the
     /// padding before it.
     fn dead_branch(&mut self, st: &Step, to: Loc) -> bool {
-        let m = self.model();
-        let outside = |k: usize| {
-            m.section_code(to.0).is_some_and(|c| {
-                c.insns
-                    .get(k)
-                    .is_some_and(|i| m.function_containing(to.0, i.offset()).is_none())
-            })
-        };
-        let padding_only = || {
-            let Some(c) = m.section_code(to.0) else {
-                return false;
-            };
-            let mut k = to.1;
-            while outside(k) {
-                if c.insns[k].kind != Kind::Nop {
-                    return false;
-                }
-                k += 1;
-            }
-            // Into the next function, not off the section.
-            k > to.1 && k < c.insns.len() && c.insns[k - 1].end() == c.insns[k].offset()
-        };
-        match st.insn.kind {
-            Kind::CondJump | Kind::Jump => {}
-            _ => return false,
+        if !matches!(st.insn.kind, Kind::CondJump | Kind::Jump)
+            || !self.arm64_branch_to_own_end(st, st.code.dest(st.index))
+        {
+            return false;
         }
-        self.arm64_branch_to_own_end(st, st.code.dest(st.index))
-            && outside(to.1)
-            && (st.insn.kind == Kind::CondJump || padding_only())
+        let m = self.model();
+        let Some(c) = m.section_code(to.0) else {
+            return false;
+        };
+        let outside = |k: usize| {
+            c.insns
+                .get(k)
+                .is_some_and(|i| m.function_containing(to.0, i.offset()).is_none())
+        };
+        if !outside(to.1) {
+            return false;
+        }
+        if st.insn.kind == Kind::CondJump {
+            return true;
+        }
+        // NOPs up to the next function, which follows without a gap.
+        let k = (to.1..c.insns.len())
+            .find(|&k| !outside(k) || c.insns[k].kind != Kind::Nop)
+            .unwrap_or(c.insns.len());
+        k < c.insns.len() && !outside(k) && c.insns[k - 1].end() == c.insns[k].offset()
     }
 
     fn edge(&mut self, from: Loc, to: Loc, edge: Edge, s: &mut State) {
