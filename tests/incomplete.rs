@@ -62,6 +62,23 @@ fn findings(dir: &Path, args: &[&str]) -> (Vec<Row>, Vec<Value>) {
     (found, records)
 }
 
+/// The first finding of `obj` (in `dir`), as JSON.
+fn first_finding(dir: &Path, obj: &str) -> Value {
+    let out = run(dir, &["check", "--format", "json", "-q", obj]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    serde_json::from_str(text.lines().next().unwrap()).unwrap()
+}
+
+/// objtool's warnings in a committed verdict file (its header a `#` line).
+fn objtool_warnings(dir: &Path, file: &str) -> Vec<String> {
+    std::fs::read_to_string(dir.join(file))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
 fn row(f: &str, r: &str, p: &str, c: &str) -> Row {
     (f.into(), r.into(), p.into(), c.into())
 }
@@ -550,18 +567,7 @@ fn jump_targets_objtool_cannot_find_are_gaps() {
     let (got, _) = findings(&dir, &["x86-jump-target.o"]);
     assert_eq!(got, want);
     // One place in all (a jump into retbleed_return_thunk would be a second).
-    let out = run(
-        &dir,
-        &["check", "--format", "json", "-q", "x86-jump-target.o"],
-    );
-    let first: Value = serde_json::from_str(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let first = first_finding(&dir, "x86-jump-target.o");
     assert_eq!(
         first["notes"],
         serde_json::json!(["mid_jump+0x5: jump to .text+0xb, which is no instruction"])
@@ -609,12 +615,7 @@ fn branches_with_relocations_not_understood_are_gaps() {
 fn table_entries_naming_no_instruction_are_said() {
     one_gap("x86-table-entry.o", "get_user_like+0x0", "table-entry");
     let dir = root().join("testdata/incomplete");
-    let out = run(
-        &dir,
-        &["check", "--format", "json", "-q", "x86-table-entry.o"],
-    );
-    let line = String::from_utf8(out.stdout).unwrap();
-    let v: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let v = first_finding(&dir, "x86-table-entry.o");
     let notes: Vec<&str> = v["notes"]
         .as_array()
         .unwrap()
@@ -635,12 +636,11 @@ fn table_entries_naming_no_instruction_are_said() {
     assert!(got.is_empty(), "{got:?}");
     // objtool 6.12 refuses the object at the first such entry it reads:
     // the alternative whose original is in another object.
-    let objtool = std::fs::read_to_string(dir.join("x86-table-entry.objtool.txt")).unwrap();
-    let warnings: Vec<&str> = objtool.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(warnings.len(), 1, "{objtool}");
+    let warnings = objtool_warnings(&dir, "x86-table-entry.objtool.txt");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
         warnings[0].ends_with("special: can't find orig instruction"),
-        "{objtool}"
+        "{warnings:?}"
     );
 }
 
@@ -662,9 +662,7 @@ fn calls_to_no_instruction_are_said() {
             row(obj, "intra-function-call", "own_mid+0x1", ""),
         ]
     );
-    let out = run(&dir, &["check", "--format", "json", "-q", obj]);
-    let line = String::from_utf8(out.stdout).unwrap();
-    let v: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let v = first_finding(&dir, obj);
     assert_eq!(
         v["notes"],
         serde_json::json!([
@@ -672,10 +670,8 @@ fn calls_to_no_instruction_are_said() {
             "other_mid+0x0: call to .text+0x16, which is no instruction",
         ])
     );
-    let objtool = std::fs::read_to_string(dir.join("x86-call-target.objtool.txt")).unwrap();
-    let warnings: Vec<&str> = objtool.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(
-        warnings,
+        objtool_warnings(&dir, "x86-call-target.objtool.txt"),
         ["x86-call-target.o: warning: objtool: own_mid+0x1: unannotated intra-function call"]
     );
 }
@@ -708,20 +704,12 @@ fn a_computed_goto_through_a_derived_table_register_is_read() {
 fn a_hint_the_model_does_not_follow_is_said() {
     one_gap("x86-hint-unfollowed.o", "indirect_frame+0x4", "unwind-hint");
     let dir = root().join("testdata/incomplete");
-    let out = run(
-        &dir,
-        &["check", "--format", "json", "-q", "x86-hint-unfollowed.o"],
-    );
-    let line = String::from_utf8(out.stdout).unwrap();
-    let v: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
     assert_eq!(
-        v["notes"],
+        first_finding(&dir, "x86-hint-unfollowed.o")["notes"],
         serde_json::json!(["indirect_frame+0x4: UNWIND_HINT_REGS based on bp_indirect"])
     );
-    let objtool = std::fs::read_to_string(dir.join("x86-hint-unfollowed.objtool.txt")).unwrap();
-    let warnings: Vec<&str> = objtool.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(
-        warnings,
+        objtool_warnings(&dir, "x86-hint-unfollowed.objtool.txt"),
         [
             "x86-hint-unfollowed.o: warning: objtool: indirect_frame+0x4: unsupported unwind_hint sp base reg 8"
         ]
