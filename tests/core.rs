@@ -238,6 +238,52 @@ fn code_outside_functions_running_on_agrees_with_objtool() {
     assert!(!a.contains("inverted_bound"), "{a}");
 }
 
+/// A switch case the compiler knows is never taken, pointed at what it
+/// left of its block at the function's end (one register save, then the
+/// padding: gcc 16's mlxfw.ko in Linux 7.2): not followed, so no
+/// fall-through, and its save is unreachable, said with the table it came
+/// from. The same shape with a case running into the save still falls
+/// through, reported.
+#[test]
+fn a_dead_switch_case_at_the_end_is_unreachable_not_a_fall_through() {
+    let dir = core_dir();
+    let out = objlint(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--enable",
+            "fallthrough,unreachable",
+            "arm64/dead-case.o",
+        ],
+    );
+    let findings: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "finding")
+        .collect();
+    let at = |f: &serde_json::Value| {
+        format!(
+            "{}+{:#x} {}",
+            f["symbol"].as_str().unwrap(),
+            f["symbol_offset"].as_u64().unwrap(),
+            f["rule"].as_str().unwrap()
+        )
+    };
+    let got: Vec<String> = findings.iter().map(at).collect();
+    assert_eq!(
+        got,
+        ["dead_case+0x50 unreachable", "fallen_into+0x4c fallthrough"],
+        "{findings:#?}"
+    );
+    let notes = findings[0]["notes"].to_string();
+    assert!(
+        notes.contains("only a case of the switch table at dead_case+0x30 lands here"),
+        "{notes}"
+    );
+}
+
 /// objtool's warnings in a committed verdict file (its header line a `#`
 /// comment), each without the `FILE: warning: objtool: ` before it.
 fn objtool_verdict(dir: &Path, file: &str) -> Vec<String> {

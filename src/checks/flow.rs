@@ -127,6 +127,9 @@ pub struct Facts {
     pub replacement_ends: Vec<(At, Cfi)>,
     /// What the walks could not check (analysis-incomplete).
     pub gaps: Vec<Gap>,
+    /// Switch-table cases not followed ([`Visitor::dead_case`]): the
+    /// dispatching jump and where the case lands.
+    pub dead_cases: Vec<(At, At)>,
     /// The instructions some walk reached, when the unreachable rule is on.
     pub reached: Reached,
     /// Functions a walk touched whose paths ended early (at a finding, or
@@ -429,6 +432,7 @@ struct Walk<'p, 'c, 'a> {
     /// The current path's last edge.
     at_trail: u32,
     gaps: Vec<Gap>,
+    dead_cases: Vec<(At, At)>,
     /// A path ended early: at a finding that ends it, or where it could
     /// not be followed.
     cut: bool,
@@ -840,11 +844,66 @@ impl Visitor for Walk<'_, '_, '_> {
         if st.insn.kind == Kind::CondJump {
             return true;
         }
-        // NOPs up to the next function, which follows without a gap.
-        let k = (to.1..c.insns.len())
-            .find(|&k| !outside(k) || c.insns[k].kind != Kind::Nop)
-            .unwrap_or(c.insns.len());
-        k < c.insns.len() && !outside(k) && c.insns[k - 1].end() == c.insns[k].offset()
+        padding_to_next_function(m, to.0, c, to.1)
+    }
+
+    /// arm64: a switch-table case that lands on nothing but saves of
+    /// registers to the stack ending the function, where only padding NOPs
+    /// lie before the next function and nothing falls into the saves: a
+    /// case the compiler knows is never taken (its index excluded before
+    /// the switch), whose table entry it pointed at what it left of the
+    /// case's block at the function's end. gcc 16 (Linux 7.2's mlxfw.ko:
+    /// `mlxfw_fsm_reactivate_err()`'s FW_ALREADY_ACTIVATED, which its only
+    /// caller returns on first) leaves a shrink-wrapping `stp` there. A
+    /// case that computes anything is followed (and runs off, reported).
+    /// The case is not followed: its saves are then unreachable, and said
+    /// to be.
+    fn dead_case(&mut self, st: &Step, to: Loc) -> bool {
+        let m = self.model();
+        let Some(o) = st.owner else {
+            return false;
+        };
+        let f = &m.functions[o];
+        if m.obj.machine != crate::elf::Machine::Aarch64
+            || st.alt_site.is_some()
+            || to.0 != f.section
+            || to.1 == 0
+        {
+            return false;
+        }
+        let Some(c) = m.section_code(to.0) else {
+            return false;
+        };
+        // Not entered by falling into it.
+        if !c.insns[to.1 - 1].kind.ends_flow() {
+            return false;
+        }
+        let mut k = to.1;
+        while let Some(i) = c.insns.get(k)
+            && i.end() <= f.end
+        {
+            let sp = self.p.frame.sp() as crate::arch::Reg;
+            let saves_only = i.has_ops()
+                && c.ops(k).all(|op| {
+                    matches!(op, Op::Stack {
+                        src: crate::arch::Src::Reg(_),
+                        dst: crate::arch::Dst::Store(b, _),
+                    } if b == sp)
+                });
+            if !saves_only || (k > to.1 && c.insns[k - 1].end() != i.offset()) {
+                return false;
+            }
+            k += 1;
+        }
+        let dead =
+            k > to.1 && c.insns[k - 1].end() == f.end && padding_to_next_function(m, to.0, c, k);
+        if dead {
+            let at = (to.0, c.insns[to.1].offset());
+            if !self.dead_cases.iter().any(|d| d.1 == at) {
+                self.dead_cases.push((st.report_at(), at));
+            }
+        }
+        dead
     }
 
     fn edge(&mut self, from: Loc, to: Loc, edge: Edge, s: &mut State) {
@@ -1677,6 +1736,24 @@ impl Walk<'_, '_, '_> {
     }
 }
 
+/// Whether the instructions of `c` from index `k` (where its function
+/// ends) are padding NOPs outside every function up to the next function,
+/// which follows them without a gap.
+fn padding_to_next_function(m: &Model, sec: usize, c: &SectionCode, k: usize) -> bool {
+    let outside = |k: usize| {
+        c.insns
+            .get(k)
+            .is_some_and(|i| m.function_containing(sec, i.offset()).is_none())
+    };
+    if !outside(k) {
+        return false;
+    }
+    let end = (k..c.insns.len())
+        .find(|&j| !outside(j) || c.insns[j].kind != Kind::Nop)
+        .unwrap_or(c.insns.len());
+    end < c.insns.len() && !outside(end) && c.insns[end - 1].end() == c.insns[end].offset()
+}
+
 fn key_name(k: PacKey) -> &'static str {
     match k {
         PacKey::A => "A",
@@ -2278,6 +2355,7 @@ fn absorb(m: &Model, facts: &mut Facts, r: RootFacts) {
     facts.states.extend(r.states);
     facts.replacement_ends.extend(r.replacement_ends);
     facts.gaps.extend(r.gaps);
+    facts.dead_cases.extend(r.dead_cases);
 }
 
 /// Buffers a thread's walks reuse, one root after another.
@@ -2331,6 +2409,7 @@ struct RootFacts {
     states: Vec<(Loc, Cfi)>,
     replacement_ends: Vec<(At, Cfi)>,
     gaps: Vec<Gap>,
+    dead_cases: Vec<(At, At)>,
     /// What the walk reached (when the unreachable rule is on): in the
     /// root's own range as bits from its first instruction (section, that
     /// index, bits), and elsewhere.
@@ -2429,6 +2508,7 @@ fn walk_root_from(
         trail: std::mem::take(&mut scr.trail),
         at_trail: NO_TRAIL,
         gaps: Vec::new(),
+        dead_cases: Vec::new(),
         cut: false,
     };
     let init = State {
@@ -2517,6 +2597,7 @@ fn walk_root_from(
         states,
         replacement_ends: w.replacement_ends,
         gaps: w.gaps,
+        dead_cases: w.dead_cases,
     }
 }
 

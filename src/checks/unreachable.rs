@@ -292,7 +292,17 @@ fn report(cx: &Ctx, sec: usize, code: &SectionCode, i: usize, lo: usize) -> Find
                 ins.offset(),
                 "unreachable instruction".to_string(),
             );
-            if let Some(p) = p
+            if let Some(&(from, _)) = cx
+                .flow()
+                .dead_cases
+                .iter()
+                .find(|d| d.1 == (sec, ins.offset()))
+            {
+                fd.notes.push(format!(
+                    "only a case of the switch table at {} lands here, on straight-line code that runs off the end of its function into padding: a case the compiler knows is never taken (its index excluded before the switch), so the walk does not follow it",
+                    crate::checks::pads::place_str(m, from.0, from.1)
+                ));
+            } else if let Some(p) = p
                 && code.calls_named(p)
             {
                 let name = m.dest_name(code.dest(p));

@@ -223,6 +223,12 @@ pub trait Visitor {
     fn dead_branch(&mut self, _step: &Step, _to: Loc) -> bool {
         false
     }
+    /// Whether the switch-table case of `step` landing at `to` is one no
+    /// execution takes. The default follows every case.
+    #[inline]
+    fn dead_case(&mut self, _step: &Step, _to: Loc) -> bool {
+        false
+    }
 }
 
 /// `g` is a part of `f` split off by the compiler (`f.cold`, `f.cold.1`).
@@ -940,6 +946,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                             fl.cases
                                 .iter()
                                 .rev()
+                                .filter(|&&l| !v.dead_case(&step, l))
                                 .map(|&l| ((l, None), Some(Edge::Case))),
                         );
                         goes_on = !succ.is_empty();
