@@ -237,6 +237,22 @@ fn a_conditional_compare_writes_no_register() {
     table_read_and_cases_walked("arm64-switch-ccmp", "ccmp_loop+0x18");
 }
 
+/// A table address set before its loop, spilled with another register
+/// around a call in one case and reloaded by an `ldp` before going round
+/// again (Linux 7.2's nfp.ko, gcc 16): the reload is followed back to the
+/// stores of its slot; read, and its cases walked. A case that stores
+/// another register in that slot leaves the table unread, said so: what
+/// a case's code holds on the way in is not known.
+#[test]
+fn a_table_address_reloaded_from_its_spill_slot_is_read() {
+    table_read_and_cases_walked("arm64-switch-slot-reload", "slot_reload+0x18");
+    one_gap(
+        "arm64-switch-slot-reload-other.o",
+        "slot_reload+0x30",
+        "switch-table",
+    );
+}
+
 /// A table address spilled as one register of an `stp` (be2iscsi.ko,
 /// Linux 6.1) and reloaded at the dispatch: read, and its cases walked.
 #[test]

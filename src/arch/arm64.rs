@@ -738,8 +738,30 @@ fn last_def_far(
     lo12_adds: bool,
 ) -> Option<Vec<usize>> {
     let mut defs: Vec<usize> = Vec::new();
+    // With `lo12_adds`, a value reloaded from a stack slot is followed back
+    // to the stores of that slot (gcc 16 spills a table's address around a
+    // call in one case and reloads it before going round the loop again:
+    // Linux 7.2's nfp.ko `nfp_net_tlv_caps_parse`). One slot per search.
+    let mut slot: Option<i32> = None;
     let whole = walk_back_value(insns, to, hi, reg, |j, r| {
         let ins = &insns[j];
+        if r == IN_SLOT {
+            return match (word(data, ins), slot) {
+                (Some(w), Some(s)) if ins.kind == Kind::Other => slot_back(w, s),
+                (_, Some(_)) if ins.kind != Kind::Other && ins.kind != Kind::Invalid => Back::On,
+                _ => Back::Fail,
+            };
+        }
+        if lo12_adds
+            && let Some(w) = word(data, ins).filter(|&w| overwrites(w, ins.kind, r))
+            && let Some(s) = reload_slot(w, r)
+        {
+            if slot.is_some_and(|t| t != s) {
+                return Back::Fail;
+            }
+            slot = Some(s);
+            return Back::Copy(IN_SLOT);
+        }
         if let Some(w) = word(data, ins).filter(|&w| overwrites(w, ins.kind, r)) {
             // With `lo12_adds`, a 64-bit `mov r, xS`: the address was kept
             // in xS across code that needed r (clang's bstr_printf moves
@@ -774,6 +796,63 @@ fn last_def_far(
         Back::On
     });
     (whole && !defs.is_empty()).then_some(defs)
+}
+
+/// What [`last_def_far`] follows, in place of a register, once the value
+/// was reloaded from a stack slot (31 is never a table's register).
+const IN_SLOT: u32 = 31;
+
+/// The stack slot (`[sp, #slot]`) an instruction word reloads `reg` from:
+/// `ldr reg, [sp, #imm]`, or one register of an `ldp` at sp.
+fn reload_slot(w: u32, reg: u32) -> Option<i32> {
+    match op(w, 0) {
+        Op::SpLoad { imm } if w & 31 == reg => Some(imm as i32),
+        Op::SpPair {
+            imm,
+            rt,
+            rt2,
+            load: true,
+        } if rt == reg || rt2 == reg => Some(if rt == reg { imm } else { imm + 8 }),
+        _ => None,
+    }
+}
+
+/// Going back from a reload of `[sp, #slot]`: at a store of the slot, on
+/// following the register stored; a store over part of it, or a move of
+/// the stack pointer (the slot's offset would change), fails.
+fn slot_back(w: u32, slot: i32) -> Back {
+    match op(w, 0) {
+        Op::SpStore { rt, imm } if imm as i32 == slot => Back::Copy(rt),
+        Op::SpStore { imm, .. } if (imm as i32 - 7..imm as i32 + 8).contains(&slot) => Back::Fail,
+        Op::SpPair {
+            imm,
+            rt,
+            rt2,
+            load: false,
+        } if imm == slot || imm + 8 == slot => Back::Copy(if imm == slot { rt } else { rt2 }),
+        Op::SpPair {
+            imm, load: false, ..
+        } if (imm - 7..imm + 16).contains(&slot) => Back::Fail,
+        _ if moves_sp(w) => Back::Fail,
+        _ => Back::On,
+    }
+}
+
+/// Whether an instruction word changes the stack pointer: `add`/`sub` (of
+/// an immediate or an extended register) into sp, or a load or store that
+/// writes its base register back to sp.
+fn moves_sp(w: u32) -> bool {
+    let rd_sp = w & 31 == 31;
+    let rn_sp = (w >> 5) & 31 == 31;
+    // ADD/SUB (immediate), not setting flags: sf op 0 100010 sh imm12 Rn Rd.
+    let add_imm = w & 0x3f80_0000 == 0x1100_0000;
+    // ADD/SUB (extended register), not setting flags: sf op 0 01011 00 1 Rm ...
+    let add_ext = w & 0x3fe0_0000 == 0x0b20_0000;
+    // Load/store pair, post- or pre-indexed (mode 01 or 11).
+    let pair_wb = w & 0x3a00_0000 == 0x2800_0000 && (w >> 23) & 1 == 1;
+    // Load/store register, immediate post- or pre-indexed.
+    let single_wb = w & 0x3b20_0400 == 0x3800_0400;
+    ((add_imm || add_ext) && rd_sp) || ((pair_wb || single_wb) && rn_sp)
 }
 
 /// Whether an instruction word may write `reg`: [`writes`], and the second

@@ -520,6 +520,14 @@ pub(crate) fn walk_back_value(
         if !preds.of(j, &mut before) {
             return false;
         }
+        // Code with no way in known (a case of the table being looked
+        // for) is entered with the values of the dispatch: the register
+        // followed from the start has there what the other paths give it,
+        // but another register (or a stack slot) copied into it has
+        // nothing known.
+        if before.is_empty() && r != reg {
+            return false;
+        }
         work.extend(before.drain(..).map(|p| (p, r)));
     }
     true
