@@ -251,6 +251,32 @@ fn a_table_address_reloaded_from_its_spill_slot_is_read() {
         "slot_reload+0x30",
         "switch-table",
     );
+    // A 32-bit store over half of the slot between spill and reload.
+    one_gap(
+        "arm64-switch-slot-reload-narrow.o",
+        "slot_reload+0x30",
+        "switch-table",
+    );
+}
+
+/// A bounds check that jumps over a call to a local function that is only
+/// a BUG trap (gcc 16's `__offset_PIPE.part.0`, not declared noreturn:
+/// msm.ko's `write_smp_fifo_regs` in Linux 7.2): the search back for the
+/// table register no longer goes through that call; read, and its cases
+/// walked.
+#[test]
+fn a_table_behind_a_call_to_a_bug_trap_is_read() {
+    table_read_and_cases_walked("arm64-switch-trap-callee", "trap_callee+0x48");
+}
+
+/// A table address reloaded from two stack slots on the ways back to a
+/// loop's dispatch, one of them after a WARN's `brk` that `__bug_table`
+/// says execution resumes after (xe.ko's `rule_match_and`, Linux 7.2): each
+/// reload followed to its spill, through the WARN; read, and its cases
+/// walked.
+#[test]
+fn a_table_address_reloaded_from_two_slots_through_a_warn_is_read() {
+    table_read_and_cases_walked("arm64-switch-respilled", "respilled+0x18");
 }
 
 /// A table address spilled as one register of an `stp` (be2iscsi.ko,

@@ -741,11 +741,14 @@ fn last_def_far(
     // With `lo12_adds`, a value reloaded from a stack slot is followed back
     // to the stores of that slot (gcc 16 spills a table's address around a
     // call in one case and reloads it before going round the loop again:
-    // Linux 7.2's nfp.ko `nfp_net_tlv_caps_parse`). One slot per search.
-    let mut slot: Option<i32> = None;
+    // Linux 7.2's nfp.ko `nfp_net_tlv_caps_parse`; xe.ko's `rule_match_and`
+    // reloads it from two slots, each holding another register on other
+    // paths). Up to 32 slots per search.
+    let mut slots: Vec<i32> = Vec::new();
     let whole = walk_back_value(insns, to, hi, reg, |j, r| {
         let ins = &insns[j];
-        if r == IN_SLOT {
+        if r >= IN_SLOT {
+            let slot = slots.get((r - IN_SLOT) as usize).copied();
             return match (word(data, ins), slot) {
                 (Some(w), Some(s)) if ins.kind == Kind::Other => slot_back(w, s),
                 (_, Some(_)) if ins.kind != Kind::Other && ins.kind != Kind::Invalid => Back::On,
@@ -756,11 +759,15 @@ fn last_def_far(
             && let Some(w) = word(data, ins).filter(|&w| overwrites(w, ins.kind, r))
             && let Some(s) = reload_slot(w, r)
         {
-            if slot.is_some_and(|t| t != s) {
-                return Back::Fail;
-            }
-            slot = Some(s);
-            return Back::Copy(IN_SLOT);
+            let k = match slots.iter().position(|&t| t == s) {
+                Some(k) => k,
+                None if slots.len() < 32 => {
+                    slots.push(s);
+                    slots.len() - 1
+                }
+                None => return Back::Fail,
+            };
+            return Back::Copy(IN_SLOT + k as u32);
         }
         if let Some(w) = word(data, ins).filter(|&w| overwrites(w, ins.kind, r)) {
             // With `lo12_adds`, a 64-bit `mov r, xS`: the address was kept
@@ -799,8 +806,8 @@ fn last_def_far(
 }
 
 /// What [`last_def_far`] follows, in place of a register, once the value
-/// was reloaded from a stack slot (31 is never a table's register).
-const IN_SLOT: u32 = 31;
+/// was reloaded from a stack slot: `IN_SLOT + k` for the search's k-th slot.
+const IN_SLOT: u32 = 32;
 
 /// The stack slot (`[sp, #slot]`) an instruction word reloads `reg` from:
 /// `ldr reg, [sp, #imm]`, or one register of an `ldp` at sp.
@@ -834,8 +841,64 @@ fn slot_back(w: u32, slot: i32) -> Back {
             imm, load: false, ..
         } if (imm - 7..imm + 16).contains(&slot) => Back::Fail,
         _ if moves_sp(w) => Back::Fail,
-        _ => Back::On,
+        _ => match sp_store_bytes(w) {
+            Some(Some((lo, n))) if lo < slot + 8 && slot < lo + n => Back::Fail,
+            Some(None) => Back::Fail,
+            _ => Back::On,
+        },
     }
+}
+
+/// The bytes `[sp, #lo]` .. `lo + n` an instruction word stores to, when it
+/// is a store at sp other than [`Op::SpStore`] and [`Op::SpPair`]'s:
+/// `Some(None)` when it stores at sp somewhere not told here (a register
+/// offset, a vector register), `None` when it stores nothing at sp.
+fn sp_store_bytes(w: u32) -> Option<Option<(i32, i32)>> {
+    if (w >> 5) & 31 != 31 {
+        return None;
+    }
+    let vector = (w >> 26) & 1 == 1;
+    let size = (w >> 30) as i32;
+    // Load/store register, unsigned offset: size 111 V 01 opc imm12 Rn Rt
+    // (a store: opc 00).
+    if w & 0x3b00_0000 == 0x3900_0000 {
+        if (w >> 22) & 3 != 0 {
+            return None;
+        }
+        if vector {
+            return Some(None);
+        }
+        let off = (((w >> 10) & 0xfff) as i32) << size;
+        return Some(Some((off, 1 << size)));
+    }
+    // Load/store register, unscaled (stur) or register offset: size 111 V
+    // 00 opc ...; a store: opc 00.
+    if w & 0x3b00_0000 == 0x3800_0000 {
+        if (w >> 22) & 3 != 0 {
+            return None;
+        }
+        if vector || (w >> 10) & 3 != 0 || (w >> 21) & 1 == 1 {
+            // Vector, register offset, unprivileged, atomic, or pre/post-
+            // index (the latter a move of sp, failed before).
+            return Some(None);
+        }
+        let imm9 = (((w >> 12) & 0x1ff) as i32) << 23 >> 23;
+        return Some(Some((imm9, 1 << size)));
+    }
+    // Load/store pair (offset or pre-index), a store: opc 101 V mode 0.
+    if w & 0x3a40_0000 == 0x2800_0000 {
+        let width = match w >> 30 {
+            0 => 4,
+            2 => 8,
+            _ => return Some(None),
+        };
+        if vector {
+            return Some(None);
+        }
+        let imm7 = (((w >> 15) & 0x7f) as i32) << 25 >> 25;
+        return Some(Some((imm7 * width, 2 * width)));
+    }
+    None
 }
 
 /// Whether an instruction word changes the stack pointer: `add`/`sub` (of

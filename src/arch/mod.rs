@@ -375,6 +375,8 @@ pub struct CondTargets {
     to: rustc_hash::FxHashMap<u64, Vec<usize>>,
     dead_calls: Vec<usize>,
     cases: Vec<(u64, usize)>,
+    /// Traps execution resumes after (WARN), sorted.
+    resuming: Vec<usize>,
 }
 
 impl CondTargets {
@@ -393,7 +395,18 @@ impl CondTargets {
             to: m,
             dead_calls,
             cases: Vec::new(),
+            resuming: Vec::new(),
         }
+    }
+    /// The traps (indexes) execution resumes after: the searches back go
+    /// through them (a reload after a WARN's `brk`).
+    pub fn set_resuming(&mut self, mut r: Vec<usize>) {
+        r.sort_unstable();
+        self.resuming = r;
+    }
+    /// Whether `insns[k]` is a trap execution resumes after.
+    pub fn resuming(&self, k: usize) -> bool {
+        self.resuming.binary_search(&k).is_ok()
     }
     /// Records the cases (offsets) of the table dispatched by the indirect
     /// jump `insns[jump]`, for the searches back from later dispatches.
@@ -451,10 +464,11 @@ impl<'a> Preds<'a> {
         // A call that never returns (`bl __stack_chk_fail`) is no way into
         // what follows it: often a switch case, reached through the table
         // being looked for.
-        if !matches!(
+        if (!matches!(
             self.insns[p].kind,
             Kind::Jump | Kind::IndirectJump | Kind::Return | Kind::Trap
-        ) && !self.to.dead_call(p)
+        ) || (self.insns[p].kind == Kind::Trap && self.to.resuming(p)))
+            && !self.to.dead_call(p)
         {
             work.push(p);
         }
@@ -504,9 +518,9 @@ pub(crate) fn walk_back_value(
         return false;
     }
     let mut work: Vec<(usize, u32)> = before.drain(..).map(|j| (j, reg)).collect();
-    let mut seen = vec![0u32; insns.len()];
+    let mut seen = vec![0u64; insns.len()];
     while let Some((j, r)) = work.pop() {
-        let bit = 1u32 << (r & 31);
+        let bit = 1u64 << (r & 63);
         if seen[j] & bit != 0 {
             continue;
         }

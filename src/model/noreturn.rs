@@ -142,14 +142,27 @@ impl<'a> Model<'a> {
             .filter(|&k| match code.dest_link(k) {
                 (Dest::External { sym }, _) => self.listed_noreturn[sym],
                 (Dest::Local { section, offset }, link) => {
-                    link.is_some_and(|c| self.declared_noreturn(c))
+                    link.is_some_and(|c| self.declared_noreturn(c) || self.ends_in_trap(c))
                         || self.listed_label(section, offset)
                 }
                 (Dest::None, _) => false,
             })
             .map(|k| k - start)
             .collect();
-        crate::arch::CondTargets::new(&code.insns[range], dead)
+        let special = self.special();
+        let resuming: Vec<usize> = range
+            .clone()
+            .filter(|&k| code.insns[k].kind == Kind::Trap)
+            .filter(|&k| {
+                special
+                    .at(code.section, k, code.insns[k].offset())
+                    .is_some_and(|m| m.resumes)
+            })
+            .map(|k| k - start)
+            .collect();
+        let mut t = crate::arch::CondTargets::new(&code.insns[range], dead);
+        t.set_resuming(resuming);
+        t
     }
 
     /// [`Model::call_is_noreturn`] from the call's destination and link.
@@ -197,6 +210,34 @@ impl<'a> Model<'a> {
             }
         }
         false
+    }
+
+    /// Function `i` runs straight to a trap that is its last instruction
+    /// and that no table says execution resumes after: a BUG() split off
+    /// by gcc (`__offset_PIPE.part.0`, msm.ko in Linux 7.2), noreturn
+    /// whether or not anything declares it so.
+    fn ends_in_trap(&self, i: usize) -> bool {
+        let f = &self.functions[i];
+        let Some(code) = self.section_code(f.section) else {
+            return false;
+        };
+        let insns = &code.insns[self.insn_range(f)];
+        let Some(last) = insns
+            .iter()
+            .rposition(|i| !matches!(i.kind, Kind::Nop | Kind::Pad(_)))
+        else {
+            return false;
+        };
+        let start = self.insn_range(f).start;
+        insns[last].kind == Kind::Trap
+            && !insns[last].is_kcfi_trap()
+            && !self
+                .special()
+                .at(f.section, start + last, insns[last].offset())
+                .is_some_and(|m| m.resumes)
+            && insns[..last]
+                .iter()
+                .all(|i| i.kind.is_straight() || matches!(i.kind, Kind::Pad(_)))
     }
 
     fn function_noreturn(&self, i: usize) -> bool {

@@ -8,7 +8,8 @@
 // loop, a stack-mismatch that only a walk of that case finds; with OTHER,
 // the case stores another register in the slot it reloads x10 from: what
 // x10 then holds is not the table's address, and the table stays unread
-// (said so).
+// (said so); with NARROW, a 32-bit store over half of the slot between the
+// spill and the reload: unread too.
 	.text
 	.globl	slot_reload
 	.type	slot_reload, %function
@@ -38,6 +39,9 @@ slot_reload:
 	stp	x10, x9, [sp, #48]
 .endif
 	bl	callee
+.ifdef NARROW
+	str	w5, [sp, #52]
+.endif
 	ldp	x10, x9, [sp, #48]
 	add	x5, x5, #0x2
 	b	.Lloop

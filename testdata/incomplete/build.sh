@@ -26,9 +26,12 @@ aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-moved.s -o arm64-switch-moved
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-prefetch.s -o arm64-switch-prefetch-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-slot-reload.s -o arm64-switch-slot-reload-fault.o
 aarch64-linux-gnu-as --defsym OTHER=1 arm64-switch-slot-reload.s -o arm64-switch-slot-reload-other.o
+aarch64-linux-gnu-as --defsym NARROW=1 arm64-switch-slot-reload.s -o arm64-switch-slot-reload-narrow.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-goto-split.s -o arm64-goto-split-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-goto-derived.s -o arm64-goto-derived-fault.o
 aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-ccmp.s -o arm64-switch-ccmp-fault.o
+aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-trap-callee.s -o arm64-switch-trap-callee-fault.o
+aarch64-linux-gnu-as --defsym FAULT=1 arm64-switch-respilled.s -o arm64-switch-respilled-fault.o
 # Renamed as the kernel renames its nVHE hypervisor objects (mapping
 # symbols included).
 aarch64-linux-gnu-objcopy --prefix-symbols=__kvm_nvhe_ arm64-jump-past-end.o arm64-jump-past-end-prefixed.o
