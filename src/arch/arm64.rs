@@ -755,8 +755,9 @@ fn last_def_far(
                 _ => Back::Fail,
             };
         }
+        let written = word(data, ins).filter(|&w| overwrites(w, ins.kind, r));
         if lo12_adds
-            && let Some(w) = word(data, ins).filter(|&w| overwrites(w, ins.kind, r))
+            && let Some(w) = written
             && let Some(s) = reload_slot(w, r)
         {
             let k = match slots.iter().position(|&t| t == s) {
@@ -769,7 +770,7 @@ fn last_def_far(
             };
             return Back::Copy(IN_SLOT + k as u32);
         }
-        if let Some(w) = word(data, ins).filter(|&w| overwrites(w, ins.kind, r)) {
+        if let Some(w) = written {
             // With `lo12_adds`, a 64-bit `mov r, xS`: the address was kept
             // in xS across code that needed r (clang's bstr_printf moves
             // a table's address from x24 to x23 and back).
@@ -830,16 +831,12 @@ fn reload_slot(w: u32, reg: u32) -> Option<i32> {
 fn slot_back(w: u32, slot: i32) -> Back {
     match op(w, 0) {
         Op::SpStore { rt, imm } if imm as i32 == slot => Back::Copy(rt),
-        Op::SpStore { imm, .. } if (imm as i32 - 7..imm as i32 + 8).contains(&slot) => Back::Fail,
         Op::SpPair {
             imm,
             rt,
             rt2,
             load: false,
         } if imm == slot || imm + 8 == slot => Back::Copy(if imm == slot { rt } else { rt2 }),
-        Op::SpPair {
-            imm, load: false, ..
-        } if (imm - 7..imm + 16).contains(&slot) => Back::Fail,
         _ if moves_sp(w) => Back::Fail,
         _ => match sp_store_bytes(w) {
             Some(Some((lo, n))) if lo < slot + 8 && slot < lo + n => Back::Fail,
@@ -850,9 +847,10 @@ fn slot_back(w: u32, slot: i32) -> Back {
 }
 
 /// The bytes `[sp, #lo]` .. `lo + n` an instruction word stores to, when it
-/// is a store at sp other than [`Op::SpStore`] and [`Op::SpPair`]'s:
-/// `Some(None)` when it stores at sp somewhere not told here (a register
-/// offset, a vector register), `None` when it stores nothing at sp.
+/// is a store at sp (any size, pairs too; pre-indexed ones counted from
+/// the old sp): `Some(None)` when it stores at sp somewhere not told here
+/// (a register offset, a vector register), `None` when it stores nothing
+/// at sp.
 fn sp_store_bytes(w: u32) -> Option<Option<(i32, i32)>> {
     if (w >> 5) & 31 != 31 {
         return None;

@@ -833,12 +833,7 @@ impl Visitor for Walk<'_, '_, '_> {
         let Some(c) = m.section_code(to.0) else {
             return false;
         };
-        let outside = |k: usize| {
-            c.insns
-                .get(k)
-                .is_some_and(|i| m.function_containing(to.0, i.offset()).is_none())
-        };
-        if !outside(to.1) {
+        if !outside_functions(m, to.0, c, to.1) {
             return false;
         }
         if st.insn.kind == Kind::CondJump {
@@ -878,11 +873,11 @@ impl Visitor for Walk<'_, '_, '_> {
         if !c.insns[to.1 - 1].kind.ends_flow() {
             return false;
         }
+        let sp = self.p.frame.sp() as crate::arch::Reg;
         let mut k = to.1;
         while let Some(i) = c.insns.get(k)
             && i.end() <= f.end
         {
-            let sp = self.p.frame.sp() as crate::arch::Reg;
             let saves_only = i.has_ops()
                 && c.ops(k).all(|op| {
                     matches!(op, Op::Stack {
@@ -1740,11 +1735,7 @@ impl Walk<'_, '_, '_> {
 /// ends) are padding NOPs outside every function up to the next function,
 /// which follows them without a gap.
 fn padding_to_next_function(m: &Model, sec: usize, c: &SectionCode, k: usize) -> bool {
-    let outside = |k: usize| {
-        c.insns
-            .get(k)
-            .is_some_and(|i| m.function_containing(sec, i.offset()).is_none())
-    };
+    let outside = |k: usize| outside_functions(m, sec, c, k);
     if !outside(k) {
         return false;
     }
@@ -1752,6 +1743,14 @@ fn padding_to_next_function(m: &Model, sec: usize, c: &SectionCode, k: usize) ->
         .find(|&j| !outside(j) || c.insns[j].kind != Kind::Nop)
         .unwrap_or(c.insns.len());
     end < c.insns.len() && !outside(end) && c.insns[end - 1].end() == c.insns[end].offset()
+}
+
+/// Whether instruction `k` of `c` (section `sec`) is code outside every
+/// function.
+fn outside_functions(m: &Model, sec: usize, c: &SectionCode, k: usize) -> bool {
+    c.insns
+        .get(k)
+        .is_some_and(|i| m.function_containing(sec, i.offset()).is_none())
 }
 
 fn key_name(k: PacKey) -> &'static str {

@@ -221,14 +221,15 @@ impl<'a> Model<'a> {
         let Some(code) = self.section_code(f.section) else {
             return false;
         };
-        let insns = &code.insns[self.insn_range(f)];
+        let range = self.insn_range(f);
+        let start = range.start;
+        let insns = &code.insns[range];
         let Some(last) = insns
             .iter()
             .rposition(|i| !matches!(i.kind, Kind::Nop | Kind::Pad(_)))
         else {
             return false;
         };
-        let start = self.insn_range(f).start;
         insns[last].kind == Kind::Trap
             && !insns[last].is_kcfi_trap()
             && !self
