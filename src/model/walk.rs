@@ -216,6 +216,15 @@ pub trait Visitor {
     /// arrives with. The default does nothing.
     #[inline]
     fn edge(&mut self, _from: Loc, _to: Loc, _edge: Edge, _state: &mut Self::State) {}
+    /// A call of the root's own range to a function that returns, with
+    /// nothing on it (`step`, the instruction, is a [`Action::Call`] with
+    /// no alternative, mark or exit): arrive at it and step over it at
+    /// once. `Some(goes on)` when taken; `None` leaves it to
+    /// [`Visitor::arrive`] and [`Visitor::step`]. The default takes none.
+    #[inline]
+    fn plain_call(&mut self, _step: &Step, _state: &mut Self::State) -> Option<bool> {
+        None
+    }
     /// Whether the branch of `step` to `to` is an edge no execution takes
     /// (a bound the compiler proved never met), not followed. The default
     /// follows every edge.
@@ -842,12 +851,15 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && let Some(callee) = self.own_call(code, i)
                     && special.at(sec, i, ins.offset()).is_none()
                 {
-                    let arrival = Arrival::plain((sec, i), ins);
-                    if !v.arrive(&arrival, &mut state) {
-                        break;
-                    }
                     let step = Step::own(code, sec, i, Action::Call(callee), root_index);
-                    if !v.step(&step, &mut state) {
+                    let goes_on = match v.plain_call(&step, &mut state) {
+                        Some(goes_on) => goes_on,
+                        None => {
+                            let arrival = Arrival::plain((sec, i), ins);
+                            v.arrive(&arrival, &mut state) && v.step(&step, &mut state)
+                        }
+                    };
+                    if !goes_on {
                         break;
                     }
                     at = ((sec, i + 1), None);
