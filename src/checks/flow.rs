@@ -384,6 +384,9 @@ struct Policy<'a> {
     /// Functions whose stack objtool is told not to follow.
     non_standard: FxHashSet<At>,
     collect_states: bool,
+    /// Calls on plain paths taken in one step ([`Walk::plain_call`]); off
+    /// only to hold that shortcut to the general path in tests.
+    plain_calls: bool,
     /// The object's ORC, to compare with (orc-mismatch).
     orc: Option<crate::elf::orc::OrcTable>,
     /// The object's DWARF CFI, to compare with (cfi-mismatch).
@@ -908,7 +911,8 @@ impl Visitor for Walk<'_, '_, '_> {
     /// one instruction in eight; arm64 calls rewrite x30 and take the
     /// general path).
     fn plain_call(&mut self, st: &Step, s: &mut State) -> Option<bool> {
-        if self.noinstr_on
+        if !self.p.plain_calls
+            || self.noinstr_on
             || s.key.access.open
             || s.key.df
             || st.insn.has_ops()
@@ -1472,6 +1476,9 @@ impl Walk<'_, '_, '_> {
         // hint the model does not follow).
         if self.stack && s.cfi.follow != Follow::NotJudged {
             match st.action {
+                // What is judged at a call here and above is what
+                // `Walk::plain_call` judges on the paths it takes: a check
+                // added for calls goes there too, or narrows its conditions.
                 Action::Call(c) => {
                     if !self.special_call(c) {
                         self.calls = true;
@@ -2014,6 +2021,7 @@ fn policy<'c>(cx: &'c Ctx, collect_states: bool) -> Policy<'c> {
         noinstr_allowed: nr.allowed(),
         non_standard,
         collect_states,
+        plain_calls: true,
         orc,
         cfi,
         cfi_calls_only,
@@ -2060,8 +2068,11 @@ fn roots(m: &Model) -> Vec<(usize, bool)> {
 
 /// Walk every function of the object.
 pub fn analyze(cx: &Ctx, collect_states: bool) -> Facts {
+    analyze_with(cx, policy(cx, collect_states))
+}
+
+fn analyze_with(cx: &Ctx, p: Policy) -> Facts {
     let m = cx.model;
-    let p = policy(cx, collect_states);
     let walker = Walker::new(m);
     let roots = roots(m);
     let mut facts = Facts::default();
@@ -2965,7 +2976,51 @@ fn probe_exit(frame: &Frame, code: &SectionCode, i: usize, c: &Cfi) -> Option<Cf
 
 #[cfg(test)]
 mod tests {
-    use super::{Bits, FEW_WORDS, PatchSites};
+    use super::{Bits, FEW_WORDS, PatchSites, analyze_with, policy};
+
+    /// The walk's shortcut for calls on plain paths ([`super::Walk::plain_call`])
+    /// finds what the general path finds, on every fixture of both arches:
+    /// the same events, stack states at every instruction, gaps, frame
+    /// evidence and reached code.
+    #[test]
+    fn plain_calls_find_what_the_general_path_finds() {
+        let rules = crate::rules::Rules::builtin();
+        let opts = crate::checks::Options::default();
+        let mut calls = 0;
+        crate::model::each_fixture_model(&["testdata"], |path, _, m| {
+            let cx = crate::checks::Ctx::new(m, &rules, &opts);
+            let fast = analyze_with(&cx, policy(&cx, true));
+            let mut p = policy(&cx, true);
+            p.plain_calls = false;
+            let general = analyze_with(&cx, p);
+            let show = |f: &super::Facts| {
+                let mut cut: Vec<_> = f.cut.iter().copied().collect();
+                cut.sort_unstable();
+                let reached: Vec<_> = m
+                    .code
+                    .iter()
+                    .flatten()
+                    .flat_map(|c| (0..c.insns.len()).map(move |i| (c.section(), i)))
+                    .filter(|&l| f.reached.contains(l))
+                    .collect();
+                format!(
+                    "{:?}\n{} {} {:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{cut:?}\n{reached:?}",
+                    f.events,
+                    f.calling,
+                    f.framed,
+                    f.unframed_sibling,
+                    f.frame_events,
+                    f.states,
+                    f.replacement_ends,
+                    f.gaps,
+                    f.dead_cases
+                )
+            };
+            assert_eq!(show(&fast), show(&general), "{path}");
+            calls += fast.calling;
+        });
+        assert!(calls > 100, "the fixtures make few calls: {calls}");
+    }
 
     #[test]
     fn patch_site_ranges_answer_as_a_scan_of_them_would() {
