@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Two commands, N single runs each, interleaved (A B A B ...), so that a
 # machine whose speed drifts within the hour slows both alike; prints both
-# medians of wall time and of CPU time (user + system, steadier than wall
-# on a shared machine), their ratios, and in how many pairs B was faster.
+# medians of wall time and of CPU time (user + system: where other work
+# shares the machine, wall time also counts the waits for a core), their
+# ratios, and in how many pairs B was faster.
 # How this repository's before/after figures in docs/PERFORMANCE.md were
 # taken.
 #
