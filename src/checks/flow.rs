@@ -906,10 +906,10 @@ impl Visitor for Walk<'_, '_, '_> {
 
     /// An x86 call to a function that returns, on a path whose key it
     /// cannot change (user access closed, the direction flag clear, no
-    /// noinstr regions to judge): what [`Walk::arrive_at`] and
-    /// [`Walk::apply`] do for it, without their general cases (a call is
-    /// one instruction in eight; arm64 calls rewrite x30 and take the
-    /// general path).
+    /// noinstr regions to judge): the arrival, then what [`Walk::apply`]
+    /// does for it, without the general step's cases (a call is one
+    /// instruction in eight; arm64 calls rewrite x30 and take the general
+    /// path).
     fn plain_call(&mut self, st: &Step, s: &mut State) -> Option<bool> {
         if !self.p.plain_calls
             || self.noinstr_on
@@ -920,47 +920,9 @@ impl Visitor for Walk<'_, '_, '_> {
         {
             return None;
         }
-        let k = st
-            .index
-            .checked_sub(self.base)
-            .filter(|&k| st.section == self.root.section && k < self.own.len())?;
-        if s.key_id == NO_KEY {
-            s.key_id = self.key_id(s.key);
-        }
-        if s.key_id >= RECORD_KEYS {
-            return None;
-        }
-        let bit = 1u32 << s.key_id;
-        // The arrival.
-        let (parent, pushed) = self.take_pending(s);
-        self.at_trail = s.trail;
-        let rec = self.own[k];
-        let cfi = if rec.cfi != NO_CFI {
-            if self.stack && rec.cfi != s.cfi_id && self.cfis[rec.cfi as usize] != s.cfi {
-                let old = self.cfis[rec.cfi as usize];
-                let a = Arrival::plain((st.section, st.index), st.insn);
-                if self.mismatch(&a, old, &s.cfi) {
-                    self.drop_pending(s, parent, pushed);
-                    return Some(false);
-                }
-            }
-            rec.cfi
-        } else if self.stack {
-            if s.cfi_id == NO_CFI {
-                self.cfis.push(s.cfi);
-                s.cfi_id = (self.cfis.len() - 1) as u32;
-            }
-            s.cfi_id
-        } else {
-            NO_CFI - 1
-        };
-        let r = &mut self.own[k];
-        r.cfi = cfi;
-        if r.keys & bit != 0 {
-            self.drop_pending(s, parent, pushed);
+        if !self.arrive(&Arrival::plain((st.section, st.index), st.insn), s) {
             return Some(false);
         }
-        r.keys |= bit;
         // The step: the stack at a call.
         if self.stack
             && s.cfi.follow != Follow::NotJudged
