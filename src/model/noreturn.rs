@@ -149,15 +149,9 @@ impl<'a> Model<'a> {
             })
             .map(|k| k - start)
             .collect();
-        let special = self.special();
         let resuming: Vec<usize> = range
             .clone()
-            .filter(|&k| code.insns[k].kind == Kind::Trap)
-            .filter(|&k| {
-                special
-                    .at(code.section, k, code.insns[k].offset())
-                    .is_some_and(|m| m.resumes)
-            })
+            .filter(|&k| code.insns[k].kind == Kind::Trap && self.resumes_after(code, k))
             .map(|k| k - start)
             .collect();
         let mut t = crate::arch::CondTargets::new(&code.insns[range], dead);
@@ -232,13 +226,18 @@ impl<'a> Model<'a> {
         };
         insns[last].kind == Kind::Trap
             && !insns[last].is_kcfi_trap()
-            && !self
-                .special()
-                .at(f.section, start + last, insns[last].offset())
-                .is_some_and(|m| m.resumes)
+            && !self.resumes_after(code, start + last)
             && insns[..last]
                 .iter()
                 .all(|i| i.kind.is_straight() || matches!(i.kind, Kind::Pad(_)))
+    }
+
+    /// Whether a table or annotation says execution resumes after
+    /// instruction `k` of `code` (a WARN's trap, `.discard.reachable`).
+    fn resumes_after(&self, code: &SectionCode, k: usize) -> bool {
+        self.special()
+            .at(code.section, k, code.insns[k].offset())
+            .is_some_and(|m| m.resumes)
     }
 
     fn function_noreturn(&self, i: usize) -> bool {
