@@ -6,7 +6,6 @@ use super::code::{Dest, NO_LINK, PAGE, PackedDest, SectionCode, TRANSFER_BLOCK};
 use crate::arch::{Decoder, Insn, Kind, OpTable};
 use crate::elf::{Object, Place};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 /// Sections with more code than this are decoded in pieces on several
 /// threads (a module or vmlinux.o without -ffunction-sections has one .text).
@@ -27,7 +26,7 @@ pub(super) fn decode_section(
     sec: usize,
     cuts: &[u64],
     replacements: &[(u64, u64)],
-    starts: &FxHashMap<(usize, u64), usize>,
+    starts: &super::functions::FunctionStarts,
     noreturn_syscalls: &[u64],
 ) -> SectionCode {
     let data = obj.section_data(sec);
@@ -384,7 +383,7 @@ struct Resolved {
 fn resolve_branches(
     obj: &Object,
     dec: &dyn Decoder,
-    starts: &FxHashMap<(usize, u64), usize>,
+    starts: &super::functions::FunctionStarts,
     code: &mut SectionCode,
     chunk: usize,
 ) {
@@ -462,7 +461,7 @@ fn resolve_branches(
                     // A call through the GOT slot of a function defined here
                     // (rustc's calls of generic instances) calls it.
                     (Kind::Call | Kind::IndirectCall, Dest::Local { section, offset }) => {
-                        starts.get(&(section, offset)).copied()
+                        starts.get(section, offset)
                     }
                     (Kind::Jump | Kind::CondJump, Dest::Local { section, offset })
                         if section == sec =>

@@ -4,6 +4,7 @@
 use super::Model;
 use crate::elf::{Object, STB_GLOBAL, STB_WEAK};
 use crate::rules::Rules;
+use rustc_hash::FxHashMap;
 
 /// A function: an `STT_FUNC` symbol over a range of an executable section.
 #[derive(Debug, Clone)]
@@ -77,6 +78,95 @@ pub(super) fn build_functions<'a>(obj: &'a Object, rules: &Rules) -> Vec<Functio
     funcs
 }
 
+/// Places (section, offset), sorted, each in one word: the section in the
+/// high half, the offset in the low. A search steps over 8 bytes a place
+/// (a [`Function`] is 72), and a set of places takes 8 bytes each where a
+/// hash set took about 32 with its empty buckets (vmlinux.o's code-symbol
+/// starts: 2.2 MB, now 0.6 MB). Places that do not fit a word (offsets past
+/// 4 GiB, in data sections only: code sections are at most 4 GiB) are kept
+/// apart.
+#[derive(Debug, Default)]
+pub(super) struct Places {
+    words: Vec<u64>,
+    wide: Vec<(usize, u64)>,
+}
+
+impl Places {
+    fn word(section: usize, offset: u64) -> Option<u64> {
+        (section <= u32::MAX as usize && offset <= u64::from(u32::MAX))
+            .then_some((section as u64) << 32 | offset)
+    }
+
+    pub(super) fn new(places: impl IntoIterator<Item = (usize, u64)>) -> Places {
+        let mut p = Places::default();
+        for (section, offset) in places {
+            match Places::word(section, offset) {
+                Some(w) => p.words.push(w),
+                None => p.wide.push((section, offset)),
+            }
+        }
+        p.words.sort_unstable();
+        p.words.dedup();
+        p.wide.sort_unstable();
+        p.wide.dedup();
+        p
+    }
+
+    pub(super) fn contains(&self, section: usize, offset: u64) -> bool {
+        match Places::word(section, offset) {
+            Some(w) => self.words.binary_search(&w).is_ok(),
+            None => self.wide.binary_search(&(section, offset)).is_ok(),
+        }
+    }
+
+    /// How many places that fit a word come before (section, offset), or
+    /// also at it (`at`). A place past every word's offset in its section
+    /// counts all of that section's.
+    pub(super) fn count_before(&self, section: usize, offset: u64, at: bool) -> usize {
+        let Ok(s) = u32::try_from(section) else {
+            return self.words.len();
+        };
+        let w = u64::from(s) << 32 | offset.min(u64::from(u32::MAX));
+        if at || offset > u64::from(u32::MAX) {
+            self.words.partition_point(|&x| x <= w)
+        } else {
+            self.words.partition_point(|&x| x < w)
+        }
+    }
+}
+
+/// Where each function starts: in order, for the searches by place, and
+/// by place, for the exact lookups every branch makes (a hash of one word:
+/// a binary search there took 1.2% more instructions over the modules).
+#[derive(Debug, Default)]
+pub(super) struct FunctionStarts {
+    order: Places,
+    index: FxHashMap<u64, u32>,
+}
+
+impl FunctionStarts {
+    /// `functions` sorted by (section, start), aliases merged: every start
+    /// is unique and, in a section of code, fits a word.
+    pub(super) fn new(functions: &[Function]) -> FunctionStarts {
+        let order = Places::new(functions.iter().map(|f| (f.section, f.start)));
+        debug_assert!(order.wide.is_empty() && order.words.len() == functions.len());
+        let index = order
+            .words
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| (w, i as u32))
+            .collect();
+        FunctionStarts { order, index }
+    }
+
+    /// The function starting exactly at a place.
+    #[inline]
+    pub(super) fn get(&self, section: usize, offset: u64) -> Option<usize> {
+        let w = Places::word(section, offset)?;
+        self.index.get(&w).map(|&i| i as usize)
+    }
+}
+
 impl<'a> Model<'a> {
     /// Whether `name` is a `.cold` part of `f` (`f.cold`, `f.cold.1`) under
     /// any of its names: the one kept for aliases may not be the one the
@@ -113,7 +203,7 @@ impl<'a> Model<'a> {
 
     /// The function starting exactly at a place.
     pub fn function_at_start(&self, section: usize, offset: u64) -> Option<usize> {
-        self.starts.get(&(section, offset)).copied()
+        self.starts.get(section, offset)
     }
 
     /// Whether a function ends exactly at a place (`sym+size`, the end of a
@@ -197,9 +287,7 @@ impl<'a> Model<'a> {
     /// it whose range covers it (a symbol nested in a larger function does
     /// not hide the outer one past its own end).
     pub fn function_containing(&self, section: usize, offset: u64) -> Option<usize> {
-        let i = self
-            .functions
-            .partition_point(|f| (f.section, f.start) <= (section, offset));
+        let i = self.starts.order.count_before(section, offset, true);
         self.containing_before(i, section, offset)
     }
 
@@ -208,9 +296,7 @@ impl<'a> Model<'a> {
     /// inside it, and the one found covers it): walks ask for every
     /// instruction they take outside their root.
     pub fn function_containing_span(&self, section: usize, offset: u64) -> (Option<usize>, u64) {
-        let i = self
-            .functions
-            .partition_point(|f| (f.section, f.start) <= (section, offset));
+        let i = self.starts.order.count_before(section, offset, true);
         let next = self
             .functions
             .get(i)
@@ -242,9 +328,7 @@ impl<'a> Model<'a> {
 
     /// The first non-prefix function that starts at or after a place, in the same section.
     pub fn next_function(&self, section: usize, offset: u64) -> Option<usize> {
-        let i = self
-            .functions
-            .partition_point(|f| (f.section, f.start) < (section, offset));
+        let i = self.starts.order.count_before(section, offset, false);
         self.functions[i..]
             .iter()
             .position(|f| !f.prefix || f.section != section)
@@ -255,7 +339,7 @@ impl<'a> Model<'a> {
     /// Whether a symbol of code (a function or a label of hand-written
     /// code) starts at a place.
     pub fn symbol_starts_at(&self, section: usize, offset: u64) -> bool {
-        self.symbol_starts.contains(&(section, offset))
+        self.symbol_starts.contains(section, offset)
     }
 
     /// A stand-in function of no extent at a place, to walk code outside
@@ -277,6 +361,55 @@ impl<'a> Model<'a> {
 
 #[cfg(test)]
 mod tests {
+    /// `Places` answers as the sorted list of (section, offset) pairs it
+    /// stands for: membership of every place, wide ones included, and the
+    /// partition points of the places that fit a word, for offsets and
+    /// sections past 32 bits too.
+    #[test]
+    fn places_answer_as_sorted_pairs() {
+        let pairs = [
+            (1, 16),
+            (1, 0),
+            (1, 0xffff_fff0),
+            (1, 0xffff_fff0),
+            (2, 5),
+            (2, 0),
+            (3, 1 << 40),
+            (0, 7),
+        ];
+        let p = super::Places::new(pairs);
+        let mut narrow: Vec<(usize, u64)> = pairs
+            .iter()
+            .copied()
+            .filter(|&(_, o)| o <= u64::from(u32::MAX))
+            .collect();
+        narrow.sort_unstable();
+        narrow.dedup();
+        let offsets = [
+            0,
+            1,
+            5,
+            7,
+            16,
+            17,
+            0xffff_fff0,
+            0xffff_ffff,
+            1 << 32,
+            1 << 40,
+            u64::MAX,
+        ];
+        for section in [0, 1, 2, 3, 4, u32::MAX as usize, usize::MAX] {
+            for offset in offsets {
+                let at = (section, offset);
+                assert_eq!(p.contains(section, offset), pairs.contains(&at), "{at:?}");
+                let le = narrow.partition_point(|&x| x <= at);
+                let lt = narrow.partition_point(|&x| x < at);
+                assert_eq!(p.count_before(section, offset, true), le, "{at:?} <=");
+                assert_eq!(p.count_before(section, offset, false), lt, "{at:?} <");
+            }
+        }
+    }
+
     /// Over every span it gives, `function_containing_span`'s answer is
     /// `function_containing`'s at each offset (nested and size-less
     /// functions, gaps and section ends included), on every fixture.

@@ -40,7 +40,9 @@ pub struct Model<'a> {
     pub code: Vec<Option<SectionCode>>,
     /// Sorted by (section, start).
     pub functions: Vec<Function<'a>>,
-    starts: FxHashMap<(usize, u64), usize>,
+    /// Where each function starts, in the order of `functions` (aliases
+    /// are merged, so starts are unique).
+    starts: functions::FunctionStarts,
     /// Per function: the largest `end` of it and the functions before it in
     /// its section, so a lookup can step back over nested symbols.
     reach: Vec<u64>,
@@ -79,7 +81,7 @@ pub struct Model<'a> {
     indirect_jumps_leave: bool,
     /// Places where a symbol of code starts (functions, and `STT_NOTYPE`
     /// labels of hand-written code), for telling calls from intra-function calls.
-    symbol_starts: rustc_hash::FxHashSet<(usize, u64)>,
+    symbol_starts: functions::Places,
     /// The kernel version whose objtool lists apply (`--kernel`, the
     /// config, a module's vermagic, or a vmlinux.o's banner), when known.
     pub kernel: Option<crate::rules::KernelVersion>,
@@ -124,13 +126,7 @@ impl<'a> Model<'a> {
         // The map of function starts beside the alternatives and the decode
         // cuts (on vmlinux.o each took milliseconds with the other thread idle).
         let (starts, (mut alts, cuts, replacements)) = rayon::join(
-            || -> FxHashMap<(usize, u64), usize> {
-                functions
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| ((f.section, f.start), i))
-                    .collect()
-            },
+            || functions::FunctionStarts::new(&functions),
             || {
                 let mut cuts: Vec<Vec<u64>> = vec![Vec::new(); obj.sections.len()];
                 for f in &functions {
@@ -206,17 +202,17 @@ impl<'a> Model<'a> {
                 .filter(|s| sym_flags.get(s.index).is_some_and(|&f| f != 0))
                 .filter_map(|s| Some(((s.section_index()?, s.value), s.index)))
                 .collect();
-            let symbol_starts: rustc_hash::FxHashSet<(usize, u64)> = obj
-                .symbols
-                .iter()
-                .filter(|s| {
-                    s.index != 0
-                        && matches!(s.st_type, 0 | 2)
-                        && !s.name.is_empty()
-                        && !s.is_assembler_local()
-                })
-                .filter_map(|s| Some((s.section_index()?, s.value)))
-                .collect();
+            let symbol_starts = functions::Places::new(
+                obj.symbols
+                    .iter()
+                    .filter(|s| {
+                        s.index != 0
+                            && matches!(s.st_type, 0 | 2)
+                            && !s.name.is_empty()
+                            && !s.is_assembler_local()
+                    })
+                    .filter_map(|s| Some((s.section_index()?, s.value))),
+            );
             let listed_noreturn = noreturn::listed_noreturn(
                 obj,
                 rules.noreturn(obj.machine, kernel),
