@@ -410,6 +410,40 @@ mod tests {
         }
     }
 
+    /// The searches by place answer as a scan of every function would:
+    /// containing, the last (by start) covering the place or starting at
+    /// it; next, the first non-prefix one starting at or after it; starting
+    /// exactly there; on every offset of every fixture's code (and one past
+    /// each section's end).
+    #[test]
+    fn searches_by_place_agree_with_a_scan() {
+        let mut asked = 0;
+        crate::model::each_fixture_model(&["testdata"], |path, obj, m| {
+            for sec in obj.sections.iter().filter(|s| s.is_exec()) {
+                let own: Vec<usize> = (0..m.functions.len())
+                    .filter(|&i| m.functions[i].section == sec.index)
+                    .collect();
+                for off in 0..=sec.size.min(1 << 14) {
+                    let containing = own.iter().copied().rev().find(|&i| {
+                        let f = &m.functions[i];
+                        f.start <= off && (off < f.end || f.start == off)
+                    });
+                    let next = own.iter().copied().find(|&i| {
+                        let f = &m.functions[i];
+                        f.start >= off && !f.prefix
+                    });
+                    let start = own.iter().copied().find(|&i| m.functions[i].start == off);
+                    let at = format!("{path}: section {} {off:#x}", sec.index);
+                    assert_eq!(m.function_containing(sec.index, off), containing, "{at}");
+                    assert_eq!(m.next_function(sec.index, off), next, "{at}");
+                    assert_eq!(m.function_at_start(sec.index, off), start, "{at}");
+                    asked += 1;
+                }
+            }
+        });
+        assert!(asked > 100_000, "{asked} places: too few to say anything");
+    }
+
     /// Over every span it gives, `function_containing_span`'s answer is
     /// `function_containing`'s at each offset (nested and size-less
     /// functions, gaps and section ends included), on every fixture.
