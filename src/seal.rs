@@ -118,7 +118,7 @@ pub fn sealable_as(m: &Model, rules: &Rules, link: bool, kernel: bool) -> SealRe
         at.refs
             .iter()
             .filter(|r| matches!(r.exempt, Some(Exemption::Target(_))))
-            .map(|r| (r.to_section, r.to_offset))
+            .map(|r| (r.to_section(), r.to_offset()))
             .collect()
     };
     let mut rep = SealReport::default();

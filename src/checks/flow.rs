@@ -2256,8 +2256,8 @@ fn code_refs(cx: &Ctx) -> Vec<CodeRef> {
         .iter()
         .filter(|r| r.exempt != Some(crate::model::address_taken::Exemption::RangeEnd))
         .map(|r| {
-            let from = (r.from_section, r.insn.unwrap_or(r.reloc_offset));
-            (r.to_section, r.to_offset, from)
+            let from = (r.from_section(), r.insn().unwrap_or(r.reloc_offset()));
+            (r.to_section(), r.to_offset(), from)
         })
         .collect();
     v.sort_unstable();
@@ -2341,7 +2341,7 @@ fn unwalked_labels(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
                 m.address_taken(&cx.rules.landing_pads)
                     .refs
                     .iter()
-                    .map(|r| (r.to_section, r.to_offset))
+                    .map(|r| (r.to_section(), r.to_offset()))
                     .collect()
             });
             if taken.contains(&(f.section, off)) {

@@ -74,7 +74,7 @@ impl Check for GnuProperty {
             let missing: Vec<(usize, u64)> = at
                 .needing_pad()
                 .filter(|r| !pad_ok(m, r))
-                .map(|r| (r.to_section, r.to_offset))
+                .map(|r| (r.to_section(), r.to_offset()))
                 .chain(
                     unpadded_member_refs(m, at)
                         .flat_map(|r| std::iter::repeat_n((r.section, r.offset), r.count)),

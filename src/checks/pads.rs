@@ -77,20 +77,20 @@ pub fn enforced(m: &Model, opts: &Options) -> bool {
 pub fn pad_ok(m: &Model, r: &CodeRef) -> bool {
     // A switch-table target is reached by `br xN` (N not x16/x17): only a
     // jump pad takes it.
-    if r.jump.is_some() {
-        return pad_at(m, r.to_section, r.to_offset).is_some_and(|p| p.accepts_jump());
+    if r.jump().is_some() {
+        return pad_at(m, r.to_section(), r.to_offset()).is_some_and(|p| p.accepts_jump());
     }
     // An address code computes (`adr`, `adrp`+`add`) may be for a `br`: an
     // entry whose only pad is `bti j` was written to be jumped to (the BPF
     // JIT's `dummy_tramp`, entered by `br x10`). A pointer in data is for
     // calls, and such an entry still needs a call pad.
-    if r.insn.is_some()
+    if r.insn().is_some()
         && m.obj.machine == Machine::Aarch64
-        && pad_at(m, r.to_section, r.to_offset).is_some_and(|p| p.accepts_jump())
+        && pad_at(m, r.to_section(), r.to_offset()).is_some_and(|p| p.accepts_jump())
     {
         return true;
     }
-    pointer_target_ok(m, r.to_section, r.to_offset)
+    pointer_target_ok(m, r.to_section(), r.to_offset())
 }
 
 /// `sym+0xoff` for a place, as objtool prints it: the function containing
@@ -171,7 +171,7 @@ pub fn check_pads(
     for r in at.needing_pad() {
         if !pad_ok(m, r) {
             let mut fd = missing_pad(cx, rule, pad, r);
-            if r.jump.is_some() {
+            if r.jump().is_some() {
                 fd.notes.push(JUMP_NOTE.into());
             } else {
                 fd.notes.push(note.into());
@@ -261,25 +261,31 @@ fn accepts_call(machine: Machine, p: Pad) -> bool {
 
 pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Finding {
     let m = cx.model;
-    let target = place_str(m, r.to_section, r.to_offset);
-    let (section, at, message) = match (r.jump, r.insn) {
+    let target = place_str(m, r.to_section(), r.to_offset());
+    let (section, at, message) = match (r.jump(), r.insn()) {
         // Reported at the `br`, which has a function and a source line.
         (Some(j), _) => (
-            r.to_section,
+            r.to_section(),
             j,
             format!(
                 "jump-table target !{pad} J: {target} (entry at {})",
-                place_str(m, r.from_section, r.reloc_offset)
+                place_str(m, r.from_section(), r.reloc_offset())
             ),
         ),
-        (None, Some(i)) if r.relocated => {
-            (r.from_section, i, format!("relocation to !{pad}: {target}"))
-        }
+        (None, Some(i)) if r.relocated => (
+            r.from_section(),
+            i,
+            format!("relocation to !{pad}: {target}"),
+        ),
         // The assembler resolved it: no relocation to speak of.
-        (None, Some(i)) => (r.from_section, i, format!("reference to !{pad}: {target}")),
+        (None, Some(i)) => (
+            r.from_section(),
+            i,
+            format!("reference to !{pad}: {target}"),
+        ),
         (None, None) => (
-            r.from_section,
-            r.reloc_offset,
+            r.from_section(),
+            r.reloc_offset(),
             format!("data relocation to !{pad}: {target}"),
         ),
     };
@@ -290,16 +296,16 @@ pub fn missing_pad(cx: &Ctx, rule: &'static str, pad: &str, r: &CodeRef) -> Find
         fd.symbol = Some(name);
         fd.symbol_offset = off;
     }
-    let mut t = cx.target(r.to_section, r.to_offset);
+    let mut t = cx.target(r.to_section(), r.to_offset());
     if t.symbol.is_none()
-        && let Some((name, off)) = data_symbol(m, r.to_section, r.to_offset)
+        && let Some((name, off)) = data_symbol(m, r.to_section(), r.to_offset())
     {
         t.symbol = Some(name);
         t.symbol_offset = off;
     }
     fd.target = Some(t);
     fd.notes
-        .extend(starts_with(m, "the target", r.to_section, r.to_offset));
+        .extend(starts_with(m, "the target", r.to_section(), r.to_offset()));
     fd
 }
 

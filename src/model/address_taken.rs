@@ -57,24 +57,80 @@ struct Named {
 }
 
 /// One relocation whose target is code in this object.
+///
+/// Its places are stored in 32 bits (56 bytes a reference, 96 before;
+/// vmlinux.o has 55,000): relocation offsets past 4 GiB are refused by the
+/// reader, code sections are at most 4 GiB, and a target is an instruction
+/// or a range's end in one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeRef {
-    /// The section holding the relocation.
-    pub from_section: usize,
-    /// The relocation's offset in `from_section`.
-    pub reloc_offset: u64,
-    /// The instruction holding the relocation, when it is in code.
-    pub insn: Option<u64>,
+    from_section: u32,
+    reloc_offset: u32,
+    /// Or [`CodeRef::NONE`].
+    insn: u32,
+    to_section: u32,
+    to_offset: u32,
+    /// Or [`CodeRef::NONE`].
+    jump: u32,
     /// A relocation says so; otherwise the assembler resolved the reference
     /// (`lea label(%rip)` within one section, `adr`, a switch table).
     pub relocated: bool,
-    pub to_section: usize,
-    pub to_offset: u64,
     pub exempt: Option<Exemption>,
+}
+
+impl CodeRef {
+    const NONE: u32 = u32::MAX;
+
+    fn new(
+        (from_section, reloc_offset, insn): (usize, u64, Option<u64>),
+        (to_section, to_offset): (usize, u64),
+        jump: Option<u64>,
+        relocated: bool,
+        exempt: Option<Exemption>,
+    ) -> CodeRef {
+        let narrow = |v: u64| -> u32 {
+            // The reader's bounds (see above) keep every place below this.
+            u32::try_from(v)
+                .ok()
+                .filter(|&v| v != CodeRef::NONE)
+                .expect("a place of an object within the reader's bounds")
+        };
+        CodeRef {
+            from_section: narrow(from_section as u64),
+            reloc_offset: narrow(reloc_offset),
+            insn: insn.map_or(CodeRef::NONE, narrow),
+            to_section: narrow(to_section as u64),
+            to_offset: narrow(to_offset),
+            jump: jump.map_or(CodeRef::NONE, narrow),
+            relocated,
+            exempt,
+        }
+    }
+    /// The section holding the relocation.
+    pub fn from_section(&self) -> usize {
+        self.from_section as usize
+    }
+    /// The relocation's offset in [`CodeRef::from_section`].
+    pub fn reloc_offset(&self) -> u64 {
+        u64::from(self.reloc_offset)
+    }
+    /// The instruction holding the relocation, when it is in code.
+    pub fn insn(&self) -> Option<u64> {
+        (self.insn != CodeRef::NONE).then_some(u64::from(self.insn))
+    }
+    pub fn to_section(&self) -> usize {
+        self.to_section as usize
+    }
+    pub fn to_offset(&self) -> u64 {
+        u64::from(self.to_offset)
+    }
     /// For an entry of a switch table without relocations
     /// ([`Model::jump_tables`]): the offset of the indirect jump (in
-    /// `to_section`) that reads it. Its target needs a jump landing pad.
-    pub jump: Option<u64>,
+    /// [`CodeRef::to_section`]) that reads it. Its target needs a jump
+    /// landing pad.
+    pub fn jump(&self) -> Option<u64> {
+        (self.jump != CodeRef::NONE).then_some(u64::from(self.jump))
+    }
 }
 
 /// A landing pad at a function entry that nothing needs.
@@ -616,16 +672,13 @@ impl Classifier<'_, '_> {
                 out.taken.push((f, export));
             }
         }
-        out.refs.push(CodeRef {
-            from_section,
-            reloc_offset: from_offset,
-            insn,
-            to_section,
-            to_offset,
-            exempt,
+        out.refs.push(CodeRef::new(
+            (from_section, from_offset, insn),
+            (to_section, to_offset),
             jump,
             relocated,
-        });
+            exempt,
+        ));
     }
 
     /// Whether a place in a code section holds data, not code (see
