@@ -58,18 +58,19 @@ struct Named {
 
 /// One relocation whose target is code in this object.
 ///
-/// Its places are stored in 32 bits (56 bytes a reference, 96 before;
-/// vmlinux.o has 55,000): relocation offsets past 4 GiB are refused by the
-/// reader, code sections are at most 4 GiB, and a target is an instruction
-/// or a range's end in one.
+/// Sections and instruction offsets are stored in 32 bits (64 bytes a
+/// reference, 96 before; vmlinux.o has 55,000): section indices are 32-bit
+/// in ELF and code sections are at most 4 GiB. The two other offsets stay
+/// wide: a switch table's entry in data, or a range's end a symbol's size
+/// claims, need not fit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeRef {
+    reloc_offset: u64,
+    to_offset: u64,
     from_section: u32,
-    reloc_offset: u32,
     /// Or [`CodeRef::NONE`].
     insn: u32,
     to_section: u32,
-    to_offset: u32,
     /// Or [`CodeRef::NONE`].
     jump: u32,
     /// A relocation says so; otherwise the assembler resolved the reference
@@ -77,6 +78,8 @@ pub struct CodeRef {
     pub relocated: bool,
     pub exempt: Option<Exemption>,
 }
+
+const _: () = assert!(std::mem::size_of::<CodeRef>() == 64);
 
 impl CodeRef {
     const NONE: u32 = u32::MAX;
@@ -89,18 +92,18 @@ impl CodeRef {
         exempt: Option<Exemption>,
     ) -> CodeRef {
         let narrow = |v: u64| -> u32 {
-            // The reader's bounds (see above) keep every place below this.
+            // See above: a section index, or an offset in code.
             u32::try_from(v)
                 .ok()
                 .filter(|&v| v != CodeRef::NONE)
-                .expect("a place of an object within the reader's bounds")
+                .expect("a section index or an offset in code fits 32 bits")
         };
         CodeRef {
+            reloc_offset,
+            to_offset,
             from_section: narrow(from_section as u64),
-            reloc_offset: narrow(reloc_offset),
             insn: insn.map_or(CodeRef::NONE, narrow),
             to_section: narrow(to_section as u64),
-            to_offset: narrow(to_offset),
             jump: jump.map_or(CodeRef::NONE, narrow),
             relocated,
             exempt,
@@ -112,7 +115,7 @@ impl CodeRef {
     }
     /// The relocation's offset in [`CodeRef::from_section`].
     pub fn reloc_offset(&self) -> u64 {
-        u64::from(self.reloc_offset)
+        self.reloc_offset
     }
     /// The instruction holding the relocation, when it is in code.
     pub fn insn(&self) -> Option<u64> {
@@ -122,7 +125,7 @@ impl CodeRef {
         self.to_section as usize
     }
     pub fn to_offset(&self) -> u64 {
-        u64::from(self.to_offset)
+        self.to_offset
     }
     /// For an entry of a switch table without relocations
     /// ([`Model::jump_tables`]): the offset of the indirect jump (in
@@ -857,4 +860,36 @@ fn no_pad_places(m: &Model, rules: &LandingPadRules) -> HashMap<(usize, u64), St
             Some(((sec, s.value), p.name.clone()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CodeRef, Exemption};
+
+    /// A reference keeps every place as given: the narrow ones, absent
+    /// ones, and offsets past 32 bits where they may occur (a relocation in
+    /// data, a range's end a symbol's size claims in a crafted object).
+    #[test]
+    fn references_keep_their_places() {
+        let wide = 1u64 << 40;
+        let r = CodeRef::new(
+            (7, wide, None),
+            (3, wide + 5),
+            None,
+            true,
+            Some(Exemption::RangeEnd),
+        );
+        assert_eq!(
+            (r.from_section(), r.reloc_offset(), r.insn()),
+            (7, wide, None)
+        );
+        assert_eq!(
+            (r.to_section(), r.to_offset(), r.jump()),
+            (3, wide + 5, None)
+        );
+        let top = u64::from(u32::MAX - 1);
+        let r = CodeRef::new((0, 0, Some(top)), (1, 0), Some(0), false, None);
+        assert_eq!((r.insn(), r.jump()), (Some(top), Some(0)));
+        assert!(!r.relocated && r.exempt.is_none());
+    }
 }
