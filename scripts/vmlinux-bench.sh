@@ -69,17 +69,25 @@ if [ -n "$PGO" ] && ! cmp -s <("$OBJLINT" check -q --link --format json "$WORK/v
   exit 1
 fi
 RES=$WORK/results
+# One build's two runs; the release and profile-guided builds back to back,
+# in turns first (as scripts/bench.sh: where a run falls in the round moved
+# the comparison by more than the builds differ).
+runs() { # label-prefix binary
+  measure "$1-j$JOBS" "$2" check -q --link -j "$JOBS" --format short "$WORK/vmlinux.o" | tee -a "$RES"
+  measure "$1-j1" "$2" check -q --link -j 1 --format short "$WORK/vmlinux.o" | tee -a "$RES"
+}
 for r in $(seq "$ROUNDS"); do
   [ -n "$OBJTOOL" ] && measure objtool "$OBJTOOL" $ARGS --dry-run "$WORK/vmlinux.o" | tee -a "$RES"
-  measure "objlint-j$JOBS" "$OBJLINT" check -q --link -j "$JOBS" --format short "$WORK/vmlinux.o" | tee -a "$RES"
-  measure objlint-j1 "$OBJLINT" check -q --link -j 1 --format short "$WORK/vmlinux.o" | tee -a "$RES"
+  if [ -n "$PGO" ] && [ $((r % 2)) -eq 0 ]; then
+    runs pgo "$PGO"
+    runs objlint "$OBJLINT"
+  else
+    runs objlint "$OBJLINT"
+    [ -n "$PGO" ] && runs pgo "$PGO"
+  fi
   # The floor: reading the object and decoding every instruction once (one
   # thread: decode_all is parallel over files, not inside one).
   measure decode-only "$DECODE" "$WORK/vmlinux.o" | tee -a "$RES"
-  if [ -n "$PGO" ]; then
-    measure "pgo-j$JOBS" "$PGO" check -q --link -j "$JOBS" --format short "$WORK/vmlinux.o" | tee -a "$RES"
-    measure pgo-j1 "$PGO" check -q --link -j 1 --format short "$WORK/vmlinux.o" | tee -a "$RES"
-  fi
 done
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 stat() { # label column
