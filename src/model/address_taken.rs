@@ -79,6 +79,7 @@ pub struct CodeRef {
     pub exempt: Option<Exemption>,
 }
 
+#[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<CodeRef>() == 64);
 
 impl CodeRef {
