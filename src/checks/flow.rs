@@ -927,12 +927,8 @@ impl Visitor for Walk<'_, '_, '_> {
         if self.stack
             && s.cfi.follow != Follow::NotJudged
             && let Action::Call(c) = st.action
-            && !self.special_call(c)
         {
-            self.calls = true;
-            if !self.p.frame.valid_frame(&s.cfi) && st.owner.is_some() {
-                self.frame_event(st, false);
-            }
+            self.stack_at_call(st, c, &s.cfi);
         }
         Some(true)
     }
@@ -1442,12 +1438,7 @@ impl Walk<'_, '_, '_> {
                 // `Walk::plain_call` judges on the paths it takes: a check
                 // added for calls goes there too, or narrows its conditions.
                 Action::Call(c) => {
-                    if !self.special_call(c) {
-                        self.calls = true;
-                        if !frame.valid_frame(&s.cfi) && in_function {
-                            self.frame_event(st, false);
-                        }
-                    }
+                    self.stack_at_call(st, c, &s.cfi);
                     if frame.ra_reg().is_some() {
                         let before = s.cfi;
                         frame.call(&mut s.cfi);
@@ -1582,6 +1573,18 @@ impl Walk<'_, '_, '_> {
     /// a call into the middle of another instruction: the retbleed and SRSO
     /// untraining sequences call a return hidden in an immediate
     /// (`srso_untrain_ret` calls `srso_safe_ret`), objtool's `embedded_insn`.
+    /// The stack at a call (both ways a walk steps over one): the function
+    /// calls, unless the callee is exempt, and a call without a valid frame
+    /// in a function is frame-pointer evidence.
+    fn stack_at_call(&mut self, st: &Step, c: Callee, cfi: &Cfi) {
+        if !self.special_call(c) {
+            self.calls = true;
+            if !self.p.frame.valid_frame(cfi) && st.owner.is_some() {
+                self.frame_event(st, false);
+            }
+        }
+    }
+
     fn special_call(&self, c: Callee) -> bool {
         let m = self.model();
         match c {
