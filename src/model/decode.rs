@@ -2,7 +2,7 @@
 //! boundaries, in pieces on several threads, branches resolved through the
 //! relocations.
 
-use super::code::{Dest, NO_LINK, PAGE, PackedDest, SectionCode, TRANSFER_BLOCK};
+use super::code::{BLOCK, Dest, NO_LINK, PackedDest, SectionCode, StartBlock, TRANSFER_BLOCK};
 use crate::arch::{Decoder, Insn, Kind, OpTable};
 use crate::elf::{Object, Place};
 use rayon::prelude::*;
@@ -40,7 +40,7 @@ pub(super) fn decode_section(
     }
     let mut code = SectionCode {
         section: sec,
-        pages: page_index(&insns),
+        starts: start_index(&insns),
         kinds: 0,
         kcfi_hash_loads: seen.kcfi_hash_load,
         transfers: Vec::new(),
@@ -322,41 +322,46 @@ fn settle_last(last: &mut Insn, next: Option<u64>) {
     }
 }
 
-/// See [`SectionCode::pages`].
-fn page_index(insns: &[Insn]) -> Vec<u32> {
+/// See [`SectionCode::starts`]. Instruction offsets increase strictly.
+fn start_index(insns: &[Insn]) -> Vec<StartBlock> {
+    debug_assert!(insns.windows(2).all(|w| w[0].offset() < w[1].offset()));
     let end = insns.last().map_or(0, |i| i.offset());
-    let mut pages = vec![0u32; (end / PAGE) as usize + 2];
-    // Runs of pages in parallel, each starting from a search.
-    pages
+    let mut blocks = vec![StartBlock::default(); (end / BLOCK) as usize + 1];
+    // Runs of blocks in parallel, each starting from a search.
+    blocks
         .par_chunks_mut(INDEX_CHUNK)
         .with_min_len(4)
         .enumerate()
         .for_each(|(c, run)| {
-            // Each page's slot is the number of instructions starting before
-            // it: a count per page, then a running sum. Neither loop
-            // branches on the code (a search per page mispredicted its exit
-            // at nearly every page: 2% of a run's time on an Intel Xeon).
             let first = (c * INDEX_CHUNK) as u64;
             let end = first + run.len() as u64;
-            let k0 = insns.partition_point(|i| i.offset() < first * PAGE);
-            let k1 = k0 + insns[k0..].partition_point(|i| i.offset() < end * PAGE);
-            // `pages` starts zeroed.
-            run[0] = k0 as u32;
+            let k0 = insns.partition_point(|i| i.offset() < first * BLOCK);
+            let k1 = k0 + insns[k0..].partition_point(|i| i.offset() < end * BLOCK);
+            // A block's bits gathered while its instructions come (in
+            // order), stored when the next block's start; `blocks` starts
+            // zeroed.
+            let (mut at, mut bits) = (0, 0u64);
+            let mut store = |at: usize, bits: u64| {
+                run[at].lo = bits as u32;
+                run[at].hi = (bits >> 32) as u32;
+            };
             for ins in &insns[k0..k1] {
-                // Below `end`, so at most run.len(): the last page's
-                // instructions count for no slot of this run.
-                let q = (ins.offset() / PAGE - first) as usize + 1;
-                if let Some(slot) = run.get_mut(q) {
-                    *slot += 1;
+                let o = ins.offset() - first * BLOCK;
+                let b = (o / BLOCK) as usize;
+                if b != at {
+                    store(at, bits);
+                    (at, bits) = (b, 0);
                 }
+                bits |= 1 << (o % BLOCK);
             }
-            let mut sum = 0;
-            for slot in run.iter_mut() {
-                sum += *slot;
-                *slot = sum;
+            store(at, bits);
+            let mut before = k0 as u32;
+            for b in run.iter_mut() {
+                b.before = before;
+                before += b.bits().count_ones();
             }
         });
-    pages
+    blocks
 }
 
 /// Pages or instructions per unit of parallel work in the per-section
@@ -566,7 +571,7 @@ mod tests {
                     let mut c = SectionCode {
                         section: code.section,
                         insns: code.insns.clone(),
-                        pages: code.pages.clone(),
+                        starts: code.starts.clone(),
                         ..Default::default()
                     };
                     resolve_branches(obj, m.dec, &m.starts, &mut c, chunk);
@@ -616,17 +621,23 @@ mod tests {
         );
     }
 
-    /// Each page's slot is the first instruction at or after the page's
-    /// start, across runs of pages handled apart (`INDEX_CHUNK`), over gaps
-    /// longer than a run, and past the last instruction.
+    /// Lookups by offset through the start index find what a search of
+    /// the instructions finds (the first at or after the offset; the one
+    /// exactly there), across runs of blocks built apart (`INDEX_CHUNK`),
+    /// over gaps longer than a run, at blocks' first and last bytes, and
+    /// past the last instruction (the search in `lower_bound` is the
+    /// oracle: a `<=` for its `<` fails this, as does a count of the bit
+    /// at the offset itself).
     #[test]
-    fn page_index_is_each_pages_first_instruction() {
-        let run = INDEX_CHUNK as u64 * PAGE;
+    fn start_index_answers_as_a_search() {
+        let run = INDEX_CHUNK as u64 * BLOCK;
         let mut layouts: Vec<Vec<u64>> = vec![
             vec![],
             vec![0],
             vec![5],
+            vec![63, 64],
             (0..4000).map(|k| k * 3).collect(),
+            (0..300).collect(),
             // Dense, then a gap of several runs, then instructions on both
             // sides of a run's boundary and one at its last byte.
             (0..1000)
@@ -657,17 +668,39 @@ mod tests {
                 .iter()
                 .map(|&o| Insn::new(o, 1, Kind::Other, None))
                 .collect();
-            let pages = page_index(&insns);
-            let end = insns.last().map_or(0, |i| i.offset());
-            assert_eq!(pages.len() as u64, end / PAGE + 2);
-            for (p, &slot) in pages.iter().enumerate() {
-                let first = insns.partition_point(|i| i.offset() < p as u64 * PAGE);
+            let code = SectionCode {
+                starts: start_index(&insns),
+                insns,
+                ..Default::default()
+            };
+            let end = code.insns.last().map_or(0, |i| i.end());
+            // Every offset near an instruction, a block's edge or the end;
+            // a sample of the rest.
+            let mut probes: Vec<u64> = offsets
+                .iter()
+                .flat_map(|&o| [o.saturating_sub(1), o, o + 1])
+                .chain(
+                    (0..=end / BLOCK + 2).flat_map(|b| [b * BLOCK, (b * BLOCK).saturating_sub(1)]),
+                )
+                .chain((0..end + 2 * BLOCK).step_by(97))
+                .chain([u64::MAX, u64::MAX / 2, 1 << 40])
+                .collect();
+            probes.sort_unstable();
+            probes.dedup();
+            for o in probes {
+                let want = code.insns.partition_point(|i| i.offset() < o);
                 assert_eq!(
-                    slot as usize,
-                    first,
-                    "page {p} of {} instructions",
-                    insns.len()
+                    code.lower_bound(o),
+                    want,
+                    "offset {o}, {} instructions",
+                    code.insns.len()
                 );
+                let exact = code
+                    .insns
+                    .get(want)
+                    .filter(|i| i.offset() == o)
+                    .map(|_| want);
+                assert_eq!(code.index_at(o), exact, "offset {o}");
             }
         }
     }
