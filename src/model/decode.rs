@@ -337,9 +337,9 @@ fn start_index(insns: &[Insn]) -> Vec<StartBlock> {
             let end = first + run.len() as u64;
             let k0 = insns.partition_point(|i| i.offset() < first * BLOCK);
             let k1 = k0 + insns[k0..].partition_point(|i| i.offset() < end * BLOCK);
-            // A block's bits gathered while its instructions come (in
-            // order), stored when the next block's start; `blocks` starts
-            // zeroed.
+            // A block's bits are gathered while its instructions come (in
+            // order) and stored when one of a later block comes; `blocks`
+            // starts zeroed.
             let (mut at, mut bits) = (0, 0u64);
             let mut store = |at: usize, bits: u64| {
                 run[at].lo = bits as u32;
