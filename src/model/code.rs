@@ -154,6 +154,16 @@ impl StartBlock {
     pub(super) fn bits(&self) -> u64 {
         u64::from(self.hi) << 32 | u64::from(self.lo)
     }
+    #[inline(always)]
+    pub(super) fn set_bits(&mut self, bits: u64) {
+        self.lo = bits as u32;
+        self.hi = (bits >> 32) as u32;
+    }
+    /// The instructions starting before byte `bit` of the block.
+    #[inline(always)]
+    fn count_below(&self, bit: u64) -> usize {
+        self.before as usize + (self.bits() & ((1 << bit) - 1)).count_ones() as usize
+    }
 }
 
 /// Instructions per entry of [`SectionCode::transfer_blocks`] (a power of two).
@@ -284,25 +294,24 @@ impl SectionCode {
         }
         k
     }
+    /// The [`SectionCode::starts`] entry holding `offset`, and its byte
+    /// there (none past the last instruction's block).
+    #[inline]
+    fn start_block(&self, offset: u64) -> Option<(&StartBlock, u64)> {
+        let b = self.starts.get(usize::try_from(offset / BLOCK).ok()?)?;
+        Some((b, offset % BLOCK))
+    }
     /// Index of the instruction starting exactly at `offset`.
     #[inline]
     pub fn index_at(&self, offset: u64) -> Option<usize> {
-        let b = self.starts.get(usize::try_from(offset / BLOCK).ok()?)?;
-        let bit = offset % BLOCK;
-        let bits = b.bits();
-        (bits >> bit & 1 != 0)
-            .then(|| b.before as usize + (bits & ((1 << bit) - 1)).count_ones() as usize)
+        let (b, bit) = self.start_block(offset)?;
+        (b.bits() >> bit & 1 != 0).then(|| b.count_below(bit))
     }
     /// Index of the first instruction at or after `offset`.
     #[inline]
     pub fn lower_bound(&self, offset: u64) -> usize {
-        let Some(b) = usize::try_from(offset / BLOCK)
-            .ok()
-            .and_then(|k| self.starts.get(k))
-        else {
-            return self.insns.len();
-        };
-        b.before as usize + (b.bits() & ((1 << (offset % BLOCK)) - 1)).count_ones() as usize
+        self.start_block(offset)
+            .map_or(self.insns.len(), |(b, bit)| b.count_below(bit))
     }
 }
 

@@ -341,20 +341,16 @@ fn start_index(insns: &[Insn]) -> Vec<StartBlock> {
             // order) and stored when one of a later block comes; `blocks`
             // starts zeroed.
             let (mut at, mut bits) = (0, 0u64);
-            let mut store = |at: usize, bits: u64| {
-                run[at].lo = bits as u32;
-                run[at].hi = (bits >> 32) as u32;
-            };
             for ins in &insns[k0..k1] {
                 let o = ins.offset() - first * BLOCK;
                 let b = (o / BLOCK) as usize;
                 if b != at {
-                    store(at, bits);
+                    run[at].set_bits(bits);
                     (at, bits) = (b, 0);
                 }
                 bits |= 1 << (o % BLOCK);
             }
-            store(at, bits);
+            run[at].set_bits(bits);
             let mut before = k0 as u32;
             for b in run.iter_mut() {
                 b.before = before;
