@@ -38,7 +38,12 @@ fn check_bytes_of(
         file: file.to_string(),
         ..Default::default()
     };
-    let mut obj = match parse(data) {
+    let release = |part: &[u8]| {
+        if let Some(b) = held {
+            b.release(part);
+        }
+    };
+    let mut obj = match parse(data, &release) {
         Ok(o) => o,
         Err(e) => {
             rep.error = Some(e);
@@ -72,8 +77,10 @@ fn give_back(held: Option<&input::Bytes>, data: &[u8], ranges: Vec<std::ops::Ran
 
 /// Read an object; the reader checks every offset it uses, the guard is
 /// for its bugs.
-fn parse(data: &[u8]) -> Result<Object<'_>, String> {
-    match catch_unwind(|| timing::time(Phase::Read, || Object::parse(data))) {
+fn parse<'a>(data: &'a [u8], release: crate::elf::Release<'a>) -> Result<Object<'a>, String> {
+    match catch_unwind(AssertUnwindSafe(|| {
+        timing::time(Phase::Read, || Object::parse_releasing(data, Some(release)))
+    })) {
         Ok(Ok(o)) => Ok(o),
         Ok(Err(e)) => Err(e.0),
         Err(_) => Err("internal error while reading (a bug in objlint)".into()),
@@ -168,7 +175,7 @@ pub fn check_unit(
         .collect();
     let objects: Vec<Result<Object, String>> = objects
         .par_iter()
-        .map(|(_, data)| data.clone().and_then(parse))
+        .map(|(_, data)| data.clone().and_then(|d| parse(d, &|_| {})))
         .collect();
     let mut models: Vec<Option<Model>> = objects
         .par_iter()

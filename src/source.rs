@@ -4,16 +4,18 @@
 //! object every function's section starts at 0 and the line table's
 //! `DW_LNE_set_address` operands are 0 plus a relocation against the
 //! section. Read plainly, every function would claim address 0. So each
-//! allocated section gets a synthetic base address, the debug sections are
-//! copied (uncompressed when `SHF_COMPRESSED` or `.zdebug_*`) and their
-//! absolute relocations applied against those bases, and gimli reads the
-//! result. Inlined code maps to the header it came from: the line table row
-//! names that file.
+//! allocated section gets a synthetic base address, and gimli reads the
+//! debug sections with their absolute relocations applied against those
+//! bases (in place, or copied when `SHF_COMPRESSED` or `.zdebug_*`:
+//! [`with_dwarf`]). Inlined code maps to the header it came from: the line
+//! table row names that file.
 
 use crate::checks::{Finding, SourceLoc};
 use crate::elf::Object;
-use crate::elf::dwarf::{load_section, relocation_bases, synthetic_bases};
-use gimli::{EndianSlice, LittleEndian, SectionId};
+use crate::elf::dwarf::{
+    RELEASE_RUN, Relocated, info_read, relocation_bases, synthetic_bases, with_dwarf,
+};
+use gimli::{Reader, SectionId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -23,7 +25,11 @@ pub fn annotate(obj: &Object, findings: &mut [Finding]) {
     if findings.is_empty() {
         return;
     }
-    let Ok(map) = LineMap::new(obj) else {
+    let places: Vec<(usize, u64)> = findings
+        .iter()
+        .map(|f| (f.section_index, f.offset))
+        .collect();
+    let Ok(map) = LineMap::covering(obj, &places) else {
         return;
     };
     if map.is_empty() {
@@ -37,7 +43,9 @@ pub fn annotate(obj: &Object, findings: &mut [Finding]) {
 /// The source position of one place in an object, if its DWARF says.
 /// Builds the line map each time: use [`LineMap`] for many lookups.
 pub fn locate(obj: &Object, section: usize, offset: u64) -> Option<SourceLoc> {
-    LineMap::new(obj).ok()?.lookup(section, offset)
+    LineMap::covering(obj, &[(section, offset)])
+        .ok()?
+        .lookup(section, offset)
 }
 
 /// Where a mapped source file is on disk: as recorded (absolute, or relative
@@ -61,10 +69,12 @@ pub fn find_on_disk(object_file: &str, source_file: &str) -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
+/// A row of a line table; `file` is the program's file index until its
+/// sequence is kept, then an index into [`LineMap::files`].
 #[derive(Debug, Clone, Copy)]
 struct Row {
     address: u64,
-    file: u32,
+    file: u64,
     line: u32,
     column: u32,
 }
@@ -101,6 +111,24 @@ impl LineMap {
     /// Read the object's line tables. An object without `.debug_line` gives
     /// an empty map; malformed DWARF gives an error.
     pub fn new(obj: &Object) -> Result<LineMap, String> {
+        LineMap::build(obj, None)
+    }
+
+    /// The line tables' sequences that hold one of `places` (section,
+    /// offset): what a few findings need of a kernel's (vmlinux.o with
+    /// debug info: 24 MB of line programs), the rest decoded and dropped.
+    pub fn covering(obj: &Object, places: &[(usize, u64)]) -> Result<LineMap, String> {
+        let base = synthetic_bases(obj);
+        let mut wanted: Vec<u64> = places
+            .iter()
+            .filter_map(|&(s, off)| base.get(s).filter(|&&b| b != 0)?.checked_add(off))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        LineMap::build(obj, Some(&wanted))
+    }
+
+    fn build(obj: &Object, wanted: Option<&[u64]>) -> Result<LineMap, String> {
         let base = synthetic_bases(obj);
         let mut map = LineMap {
             base,
@@ -108,21 +136,17 @@ impl LineMap {
         };
         if obj.sections_named(".debug_line").is_empty()
             && obj.sections_named(".zdebug_line").is_empty()
+            || wanted.is_some_and(<[u64]>::is_empty)
         {
             return Ok(map);
         }
         let bases = relocation_bases(obj, &map.base, &NEEDED);
-        let mut bytes: HashMap<SectionId, Vec<u8>> = HashMap::new();
-        for id in NEEDED {
-            bytes.insert(id, load_section(obj, id, &bases)?);
-        }
-        let empty: &[u8] = &[];
-        let dwarf = gimli::Dwarf::load(|id| -> Result<_, ()> {
-            let d = bytes.get(&id).map(Vec::as_slice).unwrap_or(empty);
-            Ok(EndianSlice::new(d, LittleEndian))
+        let read = info_read(obj);
+        with_dwarf(obj, &NEEDED, &bases, |dwarf| {
+            map.read_units(dwarf, wanted, &read)
         })
-        .map_err(|_| "DWARF sections".to_string())?;
-        map.read_units(&dwarf).map_err(|e| format!("DWARF: {e}"))?;
+        .ok_or_else(|| "DWARF sections".to_string())?
+        .map_err(|e| format!("DWARF: {e}"))?;
         map.sequences.sort_by_key(|s| (s.start, s.end));
         Ok(map)
     }
@@ -154,20 +178,35 @@ impl LineMap {
         })
     }
 
-    fn read_units(&mut self, dwarf: &gimli::Dwarf<EndianSlice<LittleEndian>>) -> gimli::Result<()> {
+    fn read_units(
+        &mut self,
+        dwarf: &gimli::Dwarf<Relocated>,
+        wanted: Option<&[u64]>,
+        read: &dyn Fn(usize, usize),
+    ) -> gimli::Result<()> {
         let mut interned: HashMap<String, u32> = HashMap::new();
         let mut units = dwarf.units();
+        // Units' bytes given back behind the walk (see `info_read`).
+        let mut behind = 0;
         while let Some(header) = units.next()? {
+            if let Some(at) = header.offset().to_debug_info_offset(&header)
+                && at.0 >= behind + RELEASE_RUN
+            {
+                read(behind, at.0 - behind);
+                behind = at.0;
+            }
             let unit = dwarf.unit(header)?;
             let Some(program) = unit.line_program.clone() else {
                 continue;
             };
             let comp_dir = unit
                 .comp_dir
-                .map(|d| d.to_string_lossy().into_owned())
+                .as_ref()
+                .map(|d| d.to_string_lossy().map(|s| s.into_owned()))
+                .transpose()?
                 .unwrap_or_default();
             // file index in this program -> index in self.files
-            let mut file_ids: Vec<Option<u32>> = Vec::new();
+            let mut file_ids: HashMap<u64, u32> = HashMap::new();
             let mut rows = program.rows();
             let mut current: Vec<Row> = Vec::new();
             while let Some((header, row)) = rows.next_row()? {
@@ -175,9 +214,29 @@ impl LineMap {
                     if let Some(first) = current.first() {
                         let start = first.address;
                         let end = row.address();
+                        let asked = wanted.is_none_or(|w| {
+                            w.get(w.partition_point(|&a| a < start))
+                                .is_some_and(|&a| a < end)
+                        });
                         // Sequences at address 0 belong to no section we based
                         // (an unrelocated or discarded one): drop them.
-                        if start != 0 && end > start {
+                        if start != 0 && end > start && asked {
+                            for r in &mut current {
+                                r.file = match file_ids.get(&r.file) {
+                                    Some(&f) => u64::from(f),
+                                    None => {
+                                        let path =
+                                            file_path(dwarf, &unit, header, r.file, &comp_dir)?;
+                                        let next = self.files.len() as u32;
+                                        let f = *interned.entry(path.clone()).or_insert(next);
+                                        if f == next {
+                                            self.files.push(path);
+                                        }
+                                        file_ids.insert(r.file, f);
+                                        u64::from(f)
+                                    }
+                                };
+                            }
                             self.sequences.push(Sequence {
                                 start,
                                 end,
@@ -188,33 +247,13 @@ impl LineMap {
                     current.clear();
                     continue;
                 }
-                let fi = row.file_index();
-                let file = match file_ids.get(fi as usize).copied().flatten() {
-                    Some(f) => f,
-                    None => {
-                        let path = file_path(dwarf, &unit, header, fi, &comp_dir)?;
-                        let next = self.files.len() as u32;
-                        let f = *interned.entry(path.clone()).or_insert(next);
-                        if f == next {
-                            self.files.push(path);
-                        }
-                        // Indexes are small; a corrupt one only skips the cache.
-                        if fi < 1 << 16 {
-                            if file_ids.len() <= fi as usize {
-                                file_ids.resize(fi as usize + 1, None);
-                            }
-                            file_ids[fi as usize] = Some(f);
-                        }
-                        f
-                    }
-                };
                 let column = match row.column() {
                     gimli::ColumnType::LeftEdge => 0,
                     gimli::ColumnType::Column(c) => u32::try_from(c.get()).unwrap_or(0),
                 };
                 current.push(Row {
                     address: row.address(),
-                    file,
+                    file: row.file_index(),
                     line: row
                         .line()
                         .map_or(0, |l| u32::try_from(l.get()).unwrap_or(0)),
@@ -230,9 +269,9 @@ impl LineMap {
 /// file's directory, its name (each replacing the others when absolute),
 /// with `.` components dropped.
 fn file_path(
-    dwarf: &gimli::Dwarf<EndianSlice<LittleEndian>>,
-    unit: &gimli::Unit<EndianSlice<LittleEndian>>,
-    header: &gimli::LineProgramHeader<EndianSlice<LittleEndian>>,
+    dwarf: &gimli::Dwarf<Relocated>,
+    unit: &gimli::Unit<Relocated>,
+    header: &gimli::LineProgramHeader<Relocated>,
     index: u64,
     comp_dir: &str,
 ) -> gimli::Result<String> {
@@ -244,12 +283,12 @@ fn file_path(
     if file.directory_index() != 0
         && let Some(dir) = file.directory(header)
     {
-        path.push(dwarf.attr_string(unit, dir)?.to_string_lossy().as_ref());
+        path.push(dwarf.attr_string(unit, dir)?.to_string_lossy()?.as_ref());
     }
     path.push(
         dwarf
             .attr_string(unit, file.path_name())?
-            .to_string_lossy()
+            .to_string_lossy()?
             .as_ref(),
     );
     let clean: PathBuf = path

@@ -11,7 +11,7 @@
 //! read in place. `crate::source` maps places to source lines with this; the
 //! model reads which functions the source declares noreturn.
 
-use super::{Machine, Object, compressed};
+use super::{Machine, Object, RelocEntry, compressed};
 use gimli::{EndianSlice, LittleEndian, RelocateReader, SectionId};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -42,75 +42,87 @@ pub fn noreturn_names(obj: &Object) -> Vec<String> {
     }
     let base = synthetic_bases(obj);
     let bases = relocation_bases(obj, &base, &DECLS);
-    // A section that is one object section, not compressed, is read in
-    // place with its relocations applied as gimli reads each offset and
-    // address (an arm64 vmlinux.o's `.debug_info` is 230 MB, its
-    // `.debug_str_offsets` 52 MB under 13 M relocations, of which this reads
-    // a few); the others are copied with theirs applied.
-    let mut sections: HashMap<SectionId, (Cow<[u8]>, &[super::Reloc])> = HashMap::new();
-    for id in DECLS {
+    // The scan reads all of `.debug_info` once, and nothing reads it again
+    // but source lines for a finding: its pages go back as it goes.
+    let read = info_read(obj);
+    let Some(mut names) = with_dwarf(obj, &DECLS, &bases, |dwarf| {
+        let mut names = Vec::new();
+        let _ = read_noreturn(dwarf, &mut names, &read);
+        names
+    }) else {
+        return Vec::new();
+    };
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The object's DWARF sections `ids` as gimli should see them, handed to
+/// `f`. A section that is one object section, not compressed, is read in
+/// place with its relocations applied as gimli reads each offset and
+/// address, each looked up where its table is (an arm64 vmlinux.o's
+/// `.debug_info` is 230 MB, its `.debug_str_offsets` 52 MB under 13 M
+/// relocations, of which a read of declarations or line tables needs a
+/// few); the others are copied with theirs applied. `None` when a section
+/// cannot be read (a damaged compressed one).
+pub fn with_dwarf<T>(
+    obj: &Object,
+    ids: &[SectionId],
+    bases: &[u64],
+    f: impl FnOnce(&gimli::Dwarf<Relocated>) -> T,
+) -> Option<T> {
+    let mut sections: HashMap<SectionId, (Cow<[u8]>, Option<usize>)> = HashMap::new();
+    for &id in ids {
         let section = match debug_sections(obj, id.name())[..] {
             [i] if !compressed::is_compressed(obj, i) => {
-                (Cow::Borrowed(obj.section_data(i)), obj.relocs(i))
+                (Cow::Borrowed(obj.section_data(i)), Some(i))
             }
-            _ => match load_section(obj, id, &bases) {
-                Ok(b) => (Cow::Owned(b), &[][..]),
-                Err(_) => return Vec::new(),
-            },
+            _ => (Cow::Owned(load_section(obj, id, bases).ok()?), None),
         };
         sections.insert(id, section);
     }
-    let Ok(dwarf) = gimli::Dwarf::load(|id| -> Result<_, ()> {
-        let (data, relocs) = sections
+    let dwarf = gimli::Dwarf::load(|id| -> Result<_, ()> {
+        let (data, section) = sections
             .get(&id)
-            .map_or((&[][..], &[][..]), |(d, r)| (&d[..], *r));
+            .map_or((&[][..], None), |(d, r)| (&d[..], *r));
         let at = Relocs {
             obj,
-            relocs,
-            bases: &bases,
+            section,
+            bases,
         };
         Ok(RelocateReader::new(
             EndianSlice::new(data, LittleEndian),
             at,
         ))
-    }) else {
-        return Vec::new();
-    };
-    let mut names = Vec::new();
-    let _ = read_noreturn(&dwarf, &mut names);
-    names.sort_unstable();
-    names.dedup();
-    names
+    })
+    .ok()?;
+    Some(f(&dwarf))
 }
 
 /// The relocations of one debug section read in place, applied as gimli
 /// reads the offsets and addresses they patch (as [`apply_relocs`] does to
 /// a copy).
 #[derive(Clone, Copy)]
-struct Relocs<'a> {
+pub struct Relocs<'a> {
     obj: &'a Object<'a>,
-    /// Sorted by offset.
-    relocs: &'a [super::Reloc],
+    /// The section read in place, whose relocations apply (none for a
+    /// copy with them applied).
+    section: Option<usize>,
     bases: &'a [u64],
 }
 
 impl std::fmt::Debug for Relocs<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} relocations", self.relocs.len())
+        write!(f, "relocations of {:?}", self.section)
     }
 }
 
 impl Relocs<'_> {
     fn at(&self, offset: usize, value: u64) -> u64 {
-        let k = self
-            .relocs
-            .partition_point(|r| (r.offset() as usize) < offset);
-        match self.relocs.get(k) {
-            Some(r) if r.offset() as usize == offset => {
-                reloc_value(self.obj, r, self.bases).map_or(value, |(v, _)| v)
-            }
-            _ => value,
-        }
+        self.section
+            .and_then(|s| self.obj.reloc_at(s, offset as u64))
+            .and_then(|r| reloc_value(self.obj, &r, self.bases))
+            .map_or(value, |(v, _)| v)
     }
 }
 
@@ -124,26 +136,86 @@ impl gimli::read::Relocate for Relocs<'_> {
     }
 }
 
-type Relocated<'a> = RelocateReader<EndianSlice<'a, LittleEndian>, Relocs<'a>>;
+/// A DWARF section as [`with_dwarf`] hands it to gimli.
+pub type Relocated<'a> = RelocateReader<EndianSlice<'a, LittleEndian>, Relocs<'a>>;
 
-fn read_noreturn(dwarf: &gimli::Dwarf<Relocated>, names: &mut Vec<String>) -> gimli::Result<()> {
+/// How many bytes of `.debug_info` are read before they are given back.
+pub const RELEASE_RUN: usize = 4 << 20;
+
+/// Gives back the pages of `.debug_info` from an offset, so many bytes, once
+/// read (when it is one section read in place): a vmlinux.o's is hundreds of
+/// MB, and even a walk over its units' headers alone maps most of it (each
+/// page read maps the 64 KiB around it).
+pub fn info_read<'o>(obj: &'o Object<'o>) -> impl Fn(usize, usize) + Sync + 'o {
+    let info = match debug_sections(obj, ".debug_info")[..] {
+        [i] if !compressed::is_compressed(obj, i) => Some((i, obj.section_data(i))),
+        _ => None,
+    };
+    move |off, len| {
+        if let Some((i, d)) = info
+            && let Some(part) = d.get(off..off.saturating_add(len).min(d.len()))
+        {
+            obj.release(part);
+            obj.release_relocs(i, off as u64, (off + part.len()) as u64);
+        }
+    }
+}
+
+fn read_noreturn(
+    dwarf: &gimli::Dwarf<Relocated>,
+    names: &mut Vec<String>,
+    read: &(dyn Fn(usize, usize) + Sync),
+) -> gimli::Result<()> {
     // Units in parallel: a vmlinux.o with debug info has thousands (the
     // arm64 defconfig's .debug_info is 230 MB), and nothing else waits for
     // these names but the model. A malformed unit is skipped.
     let mut headers = Vec::new();
     let mut units = dwarf.units();
+    let mut behind = 0;
     let end = loop {
         match units.next() {
-            Ok(Some(h)) => headers.push(h),
+            Ok(Some(h)) => {
+                if let Some(at) = h.offset().to_debug_info_offset(&h)
+                    && at.0 >= behind + RELEASE_RUN
+                {
+                    read(behind, at.0 - behind);
+                    behind = at.0;
+                }
+                headers.push(h);
+            }
             Ok(None) => break Ok(()),
             Err(e) => break Err(e),
         }
     };
-    let found: Vec<Vec<String>> = headers
+    read(behind, usize::MAX / 2);
+    // Runs of consecutive units of a few MB each: a run's bytes go back
+    // once it is read (pages of a unit alone are often fewer than are
+    // worth a system call).
+    let mut runs: Vec<Vec<gimli::UnitHeader<Relocated>>> = Vec::new();
+    let mut bytes = usize::MAX;
+    for h in headers {
+        if bytes >= RELEASE_RUN {
+            runs.push(Vec::new());
+            bytes = 0;
+        }
+        bytes += h.length_including_self();
+        runs.last_mut().expect("pushed").push(h);
+    }
+    let found: Vec<Vec<String>> = runs
         .into_par_iter()
-        .map(|h| {
+        .map(|run| {
             let mut v = Vec::new();
-            let _ = unit_noreturn(dwarf, h, &mut v);
+            let span = run.first().zip(run.last()).and_then(|(a, b)| {
+                let lo = a.offset().to_debug_info_offset(a)?.0;
+                let hi = b.offset().to_debug_info_offset(b)?.0 + b.length_including_self();
+                Some((lo, hi - lo))
+            });
+            for h in run {
+                let _ = unit_noreturn(dwarf, h, &mut v);
+            }
+            if let Some((at, len)) = span {
+                read(at, len);
+            }
             v
         })
         .collect();
@@ -264,10 +336,16 @@ const R_AARCH64_ABS32: u32 = 258;
 /// read, or do not matter for line tables.
 fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
     for r in obj.relocs(section) {
-        let Some((v, width)) = reloc_value(obj, r, bases) else {
+        let r = RelocEntry {
+            offset: r.offset(),
+            r_type: r.r_type(),
+            sym: r.sym(),
+            addend: obj.addend(r),
+        };
+        let Some((v, width)) = reloc_value(obj, &r, bases) else {
             continue;
         };
-        let at = r.offset() as usize;
+        let at = r.offset as usize;
         let Some(dst) = buf.get_mut(at..at.saturating_add(width)) else {
             continue;
         };
@@ -281,16 +359,16 @@ fn apply_relocs(obj: &Object, section: usize, buf: &mut [u8], bases: &[u64]) {
 
 /// What an absolute relocation of a debug section writes, `S + A` against
 /// the bases, and its width in bytes; `None` for the other kinds.
-fn reloc_value(obj: &Object, r: &super::Reloc, bases: &[u64]) -> Option<(u64, usize)> {
-    let width = match (obj.machine, r.r_type()) {
+fn reloc_value(obj: &Object, r: &RelocEntry, bases: &[u64]) -> Option<(u64, usize)> {
+    let width = match (obj.machine, r.r_type) {
         (Machine::X86_64, R_X86_64_64) | (Machine::Aarch64, R_AARCH64_ABS64) => 8,
         (Machine::X86_64, R_X86_64_32 | R_X86_64_32S) | (Machine::Aarch64, R_AARCH64_ABS32) => 4,
         _ => return None,
     };
-    let sym = obj.symbols.get(r.sym())?;
+    let sym = obj.symbols.get(r.sym)?;
     let s = match sym.section_index() {
         Some(sec) => bases[sec].wrapping_add(sym.value),
         None => sym.value,
     };
-    Some((s.wrapping_add(obj.addend(r) as u64), width))
+    Some((s.wrapping_add(r.addend as u64), width))
 }

@@ -213,9 +213,87 @@ pub struct Reloc {
     ty: u16,
 }
 
-/// A relocation section as read: the section it applies to, its
-/// relocations, and their addends past 48 bits (numbered from 0).
-type RelocTable = (usize, Vec<Reloc>, Vec<i64>);
+/// A relocation section as read.
+struct RelocTable {
+    /// The section it applies to.
+    target: usize,
+    /// Its relocations (none kept for a deferred one, [`defers_relocs`]).
+    relocs: Vec<Reloc>,
+    /// Their addends past 48 bits, numbered from 0.
+    wide: Vec<i64>,
+    /// Whether its entries are in offset order.
+    sorted: bool,
+    /// For a deferred one: the offset of every [`INDEX_STRIDE`]th entry.
+    index: Vec<u64>,
+}
+
+/// The first of the `esz`-byte relocation entries of `bytes` (in offset
+/// order) whose offset is `offset` or past it, by `index`, the offset of
+/// every `stride`th: it is in the run before the first indexed one at or
+/// past `offset`, or is that one.
+fn first_at_or_past(
+    bytes: &[u8],
+    esz: usize,
+    index: &[u64],
+    stride: usize,
+    offset: u64,
+) -> Option<usize> {
+    let n = bytes.len() / esz;
+    let at = |k: usize| rd_u64(&bytes[k * esz..], 0);
+    let b = index.partition_point(|&o| o < offset);
+    let (mut lo, mut hi) = (b.saturating_sub(1) * stride, (b * stride).min(n));
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if at(mid) < offset {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo < n).then_some(lo)
+}
+
+/// A deferred table in offset order keeps the offset of every this many
+/// entries: a lookup searches those, then a run of 12 KiB of the table (a
+/// search of the whole touched pages across all of a 400 MB table).
+const INDEX_STRIDE: usize = 512;
+
+/// One relocation as its table has it, looked up where it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RelocEntry {
+    pub offset: u64,
+    pub r_type: u32,
+    pub sym: usize,
+    pub addend: i64,
+}
+
+/// The relocations of one debug section, read when first asked for.
+struct Deferred {
+    target: usize,
+    /// Its relocation sections, each with where its wide addends start in
+    /// [`Object::wide_addends`] (taken at parse).
+    tables: Vec<(usize, u32)>,
+    /// One table, in offset order: looked up in place ([`Object::reloc_at`]).
+    in_place: bool,
+    /// Its [`RelocTable::index`].
+    index: Vec<u64>,
+    nsyms: usize,
+    relocs: std::sync::OnceLock<Vec<Reloc>>,
+}
+
+/// Whether the relocations applying to section `s` are read only when
+/// asked for: those of debug sections other than the call-frame tables
+/// (`cfi-mismatch` reads `.debug_frame`). In a kernel built with debug
+/// info they are most of the object's relocations (DWARF 5: 82% of the 7.3
+/// arm64 kbuild objects', 95% of a defconfig vmlinux.o's; an allyesconfig
+/// vmlinux.o has about 200 million). They are still checked at parse, so a
+/// damaged one is the same error as before; DWARF reads look up the few it
+/// needs where they are ([`Object::reloc_at`]).
+fn defers_relocs(s: &Section) -> bool {
+    !s.is_alloc()
+        && (s.name.starts_with(".debug_") || s.name.starts_with(".zdebug_"))
+        && !matches!(&*s.name, ".debug_frame" | ".zdebug_frame")
+}
 
 /// Where the symbol table and its companions are.
 struct SymtabLayout<'a> {
@@ -318,6 +396,10 @@ pub struct Object<'a> {
     /// `e_shstrndx` as stored.
     pub raw_shstrndx: u16,
     relocs: Vec<Vec<Reloc>>,
+    /// The relocations of debug sections no check reads (see
+    /// [`defers_relocs`]), by target section: checked at parse, read on
+    /// first use.
+    deferred: Vec<Deferred>,
     /// The addends of relocations that need more than 48 bits.
     wide_addends: Vec<i64>,
     reloc_sections: Vec<Vec<usize>>,
@@ -330,7 +412,17 @@ pub struct Object<'a> {
     /// Bytes compressed sections may still uncompress to (see
     /// [`compressed::contents`]): one budget for the whole object.
     pub(crate) inflate_budget: std::sync::atomic::AtomicU64,
+    release: Option<Release<'a>>,
 }
+
+/// Gives back the file pages under a part of an object's bytes (a no-op
+/// for bytes not mapped from a file).
+pub type Release<'a> = &'a (dyn Fn(&[u8]) + Sync);
+
+/// A deferred relocation table's pages go back as it is checked, this many
+/// bytes at a time (an allyesconfig vmlinux.o's `.rela.debug_info` is
+/// gigabytes).
+const RELEASE_CHUNK: usize = 8 << 20;
 
 /// Sections above this count are refused (the kernel's own limit is far lower;
 /// this stops a corrupt header from making us allocate a huge table).
@@ -444,6 +536,16 @@ fn cstr_bytes<'a>(table: &Section, data: &'a [u8], idx: u64) -> Option<&'a [u8]>
 
 impl<'a> Object<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Object<'a>, ElfError> {
+        Object::parse_releasing(data, None)
+    }
+
+    /// [`Object::parse`], with `release` to give back file pages of `data`
+    /// read once and not soon again (a debug section's relocations as they
+    /// are checked, its units as they are read): `input::Bytes::release`.
+    pub fn parse_releasing(
+        data: &'a [u8],
+        release: Option<Release<'a>>,
+    ) -> Result<Object<'a>, ElfError> {
         if data.is_empty() {
             return err("empty file");
         }
@@ -591,6 +693,7 @@ impl<'a> Object<'a> {
             raw_shnum: header.e_shnum,
             raw_shstrndx: header.e_shstrndx,
             relocs: vec![Vec::new(); sections.len()],
+            deferred: Vec::new(),
             wide_addends: Vec::new(),
             reloc_sections: vec![Vec::new(); sections.len()],
             mapping: vec![Vec::new(); sections.len()],
@@ -599,6 +702,7 @@ impl<'a> Object<'a> {
             symbols: Vec::new(),
             sections,
             inflate_budget: compressed::budget(data).into(),
+            release,
         };
         // Symbols and relocations are read side by side: a relocation
         // needs only the number of symbols (vmlinux.o: 140,000 symbols and
@@ -612,7 +716,7 @@ impl<'a> Object<'a> {
             || obj.read_reloc_tables(nsyms.as_ref().map_or(0, SymtabLayout::count)),
         );
         obj.symbols = symbols?;
-        obj.take_relocs(relocs?)?;
+        obj.take_relocs(relocs?, nsyms.as_ref().map_or(0, SymtabLayout::count))?;
         obj.read_mapping_symbols();
         // Sorted, not a map (a map cost two allocations a section), and by
         // the names' hashes: ordering by the names themselves compared
@@ -774,28 +878,45 @@ impl<'a> Object<'a> {
 
     /// The relocation tables, each on its own (vmlinux.o has a million
     /// relocations); the first error in section order is the one reported.
-    fn read_reloc_tables(&self, nsyms: usize) -> Result<Vec<(usize, RelocTable)>, ElfError> {
+    /// A deferred table ([`defers_relocs`]) is only checked.
+    fn read_reloc_tables(&self, nsyms: usize) -> Result<Vec<(usize, RelocTable, bool)>, ElfError> {
         use rayon::prelude::*;
-        let tables: Vec<usize> = (0..self.sections.len())
+        let nsec = self.sections.len();
+        let tables: Vec<(usize, bool)> = (0..nsec)
             .filter(|&i| matches!(self.sections[i].sh_type, SHT_RELA | SHT_REL))
+            .map(|i| {
+                let t = self.sections[i].info as usize;
+                (i, t < nsec && defers_relocs(&self.sections[t]))
+            })
             .collect();
         let read: Vec<Option<RelocTable>> = tables
             .par_iter()
-            .map(|&i| self.read_reloc_section(i, nsyms))
+            .map(|&(i, deferred)| self.read_reloc_section(i, nsyms, !deferred))
             .collect::<Result<_, _>>()?;
         Ok(tables
             .into_iter()
             .zip(read)
-            .filter_map(|(i, r)| Some((i, r?)))
+            .filter_map(|((i, deferred), r)| Some((i, r?, deferred)))
             .collect())
     }
 
-    fn take_relocs(&mut self, read: Vec<(usize, RelocTable)>) -> Result<(), ElfError> {
+    fn take_relocs(
+        &mut self,
+        read: Vec<(usize, RelocTable, bool)>,
+        nsyms: usize,
+    ) -> Result<(), ElfError> {
         use rayon::prelude::*;
-        for (i, (target, mut v, wide)) in read {
+        for (i, t, deferred) in read {
+            let RelocTable {
+                target,
+                relocs: mut v,
+                wide,
+                sorted,
+                index,
+            } = t;
             // Each table's wide addends were numbered from 0.
+            let base = self.wide_addends.len();
             if !wide.is_empty() {
-                let base = self.wide_addends.len();
                 if u32::try_from(base + wide.len()).is_err() {
                     return err("more than 2^32 relocation addends past 48 bits");
                 }
@@ -805,6 +926,24 @@ impl<'a> Object<'a> {
                 self.wide_addends.extend(wide);
             }
             self.reloc_sections[target].push(i);
+            if deferred {
+                let table = (i, base as u32);
+                match self.deferred.last_mut() {
+                    Some(d) if d.target == target => {
+                        d.tables.push(table);
+                        d.in_place = false;
+                    }
+                    _ => self.deferred.push(Deferred {
+                        target,
+                        tables: vec![table],
+                        in_place: sorted,
+                        index,
+                        nsyms,
+                        relocs: std::sync::OnceLock::new(),
+                    }),
+                }
+                continue;
+            }
             let slot = &mut self.relocs[target];
             if slot.is_empty() {
                 *slot = v;
@@ -812,6 +951,17 @@ impl<'a> Object<'a> {
                 slot.extend(v);
             }
         }
+        // Tables were taken in section order, and two of one target are
+        // rare: by target, in that order.
+        self.deferred.sort_by_key(|d| d.target);
+        for k in 1..self.deferred.len() {
+            if self.deferred[k - 1].target == self.deferred[k].target {
+                let t = std::mem::take(&mut self.deferred[k].tables);
+                self.deferred[k - 1].tables.extend(t);
+                self.deferred[k - 1].in_place = false;
+            }
+        }
+        self.deferred.retain(|d| !d.tables.is_empty());
         self.relocs
             .par_iter_mut()
             .filter(|v| v.len() > 1)
@@ -819,9 +969,38 @@ impl<'a> Object<'a> {
         Ok(())
     }
 
+    /// A deferred target's relocations, read as [`Self::take_relocs`] would
+    /// have: tables in order, wide addends where parse numbered them, sorted
+    /// by offset (a stable sort, as there).
+    fn read_deferred(&self, d: &Deferred) -> Vec<Reloc> {
+        let mut all = Vec::new();
+        for &(i, base) in &d.tables {
+            // Checked at parse; the bytes are the same (a file changed
+            // underneath a mapping is the mapping's own caveat: then none).
+            let Ok(Some(RelocTable { relocs: mut v, .. })) =
+                self.read_reloc_section(i, d.nsyms, true)
+            else {
+                return Vec::new();
+            };
+            for r in v.iter_mut().filter(|r| r.addend_hi == WIDE) {
+                r.addend_lo += base;
+            }
+            all.extend(v);
+        }
+        if all.len() > 1 {
+            all.sort_by_key(|r| r.offset());
+        }
+        all
+    }
+
     /// The relocations of relocation section `i` and the section they apply
     /// to; `None` for a dynamic-style table (no target section).
-    fn read_reloc_section(&self, i: usize, nsyms: usize) -> Result<Option<RelocTable>, ElfError> {
+    fn read_reloc_section(
+        &self,
+        i: usize,
+        nsyms: usize,
+        keep: bool,
+    ) -> Result<Option<RelocTable>, ElfError> {
         let nsec = self.sections.len();
         let s = &self.sections[i];
         let is_rela = s.sh_type == SHT_RELA;
@@ -856,9 +1035,18 @@ impl<'a> Object<'a> {
                 ))
             })?;
         let tsize = compressed::logical_size(self.data, &self.sections[target]);
-        let mut v = Vec::with_capacity(bytes.len() / esz as usize);
+        let mut v = Vec::with_capacity(if keep { bytes.len() / esz as usize } else { 0 });
         let mut wide = Vec::new();
-        for e in bytes.chunks_exact(esz as usize) {
+        let (mut sorted, mut last) = (true, 0);
+        let mut index = Vec::new();
+        let per_chunk = RELEASE_CHUNK / esz as usize / INDEX_STRIDE * INDEX_STRIDE;
+        for (k, e) in bytes.chunks_exact(esz as usize).enumerate() {
+            if !keep && k % INDEX_STRIDE == 0 {
+                index.push(rd_u64(e, 0));
+                if k > 0 && k % per_chunk == 0 {
+                    self.release(&bytes[(k - per_chunk) * esz as usize..k * esz as usize]);
+                }
+            }
             let (offset, info) = (rd_u64(e, 0), rd_u64(e, 8));
             let sym = (info >> 32) as u32;
             if offset >= tsize {
@@ -878,9 +1066,19 @@ impl<'a> Object<'a> {
                     "relocation in {name} at {offset:#x}: offsets past 4 GiB are not supported"
                 ));
             };
-            v.push(r);
+            sorted &= offset >= last;
+            last = offset;
+            if keep {
+                v.push(r);
+            }
         }
-        Ok(Some((target, v, wide)))
+        Ok(Some(RelocTable {
+            target,
+            relocs: v,
+            wide,
+            sorted,
+            index,
+        }))
     }
 
     fn read_mapping_symbols(&mut self) {
@@ -940,6 +1138,14 @@ impl<'a> Object<'a> {
         text.strip_prefix("Linux version ")?.split(' ').next()
     }
 
+    /// Gives back the file pages under `part` of the object's bytes, when
+    /// parsed with a way to ([`Object::parse_releasing`]).
+    pub fn release(&self, part: &[u8]) {
+        if let Some(r) = self.release {
+            r(part);
+        }
+    }
+
     /// The bytes of a section (empty for NOBITS).
     pub fn section_data(&self, index: usize) -> &'a [u8] {
         &self.data[self.sections[index].file_range()]
@@ -981,12 +1187,115 @@ impl<'a> Object<'a> {
 
     /// Relocations applying to a section, sorted by offset.
     pub fn relocs(&self, section: usize) -> &[Reloc] {
-        &self.relocs[section]
+        let v = &self.relocs[section];
+        if !v.is_empty() || self.deferred.is_empty() {
+            return v;
+        }
+        match self.deferred.binary_search_by_key(&section, |d| d.target) {
+            Ok(k) => {
+                let d = &self.deferred[k];
+                d.relocs.get_or_init(|| self.read_deferred(d))
+            }
+            Err(_) => v,
+        }
+    }
+
+    /// The first relocation at `offset` of `section`. A deferred table in
+    /// offset order is searched where it is, not read ([`defers_relocs`]):
+    /// how DWARF is read for a few of its offsets.
+    pub fn reloc_at(&self, section: usize, offset: u64) -> Option<RelocEntry> {
+        if let Ok(k) = self.deferred.binary_search_by_key(&section, |d| d.target)
+            && let d = &self.deferred[k]
+            && d.in_place
+            && d.relocs.get().is_none()
+        {
+            return self.raw_reloc_at(d.tables[0].0, &d.index, offset);
+        }
+        let v = self.relocs(section);
+        let r = v.get(v.partition_point(|r| r.offset() < offset))?;
+        (r.offset() == offset).then(|| RelocEntry {
+            offset,
+            r_type: r.r_type(),
+            sym: r.sym(),
+            addend: self.addend(r),
+        })
+    }
+
+    /// [`Self::reloc_at`] in relocation section `i`, whose entries (checked
+    /// at parse) are in offset order, `index` the offset of every
+    /// [`INDEX_STRIDE`]th.
+    fn raw_reloc_at(&self, i: usize, index: &[u64], offset: u64) -> Option<RelocEntry> {
+        let s = &self.sections[i];
+        let is_rela = s.sh_type == SHT_RELA;
+        let esz = if is_rela { 24 } else { 16 };
+        let bytes = self.data.get(s.file_range())?;
+        let k = first_at_or_past(bytes, esz, index, INDEX_STRIDE, offset)?;
+        let e = &bytes[k * esz..(k + 1) * esz];
+        if rd_u64(e, 0) != offset {
+            return None;
+        }
+        let info = rd_u64(e, 8);
+        Some(RelocEntry {
+            offset,
+            r_type: info as u32,
+            sym: (info >> 32) as usize,
+            addend: if is_rela { rd_u64(e, 16) as i64 } else { 0 },
+        })
+    }
+
+    /// Gives back the pages of the relocations of `[start, end)` of
+    /// `section` where they are looked up in place ([`Self::reloc_at`]):
+    /// lookups scattered over a table map most of it (each page read maps
+    /// the 64 KiB around it).
+    pub fn release_relocs(&self, section: usize, start: u64, end: u64) {
+        let Ok(k) = self.deferred.binary_search_by_key(&section, |d| d.target) else {
+            return;
+        };
+        let d = &self.deferred[k];
+        if !d.in_place || self.release.is_none() {
+            return;
+        }
+        let s = &self.sections[d.tables[0].0];
+        let esz = if s.sh_type == SHT_RELA { 24 } else { 16 };
+        let Some(bytes) = self.data.get(s.file_range()) else {
+            return;
+        };
+        let n = bytes.len() / esz;
+        let at = |o| first_at_or_past(bytes, esz, &d.index, INDEX_STRIDE, o).unwrap_or(n);
+        let (lo, hi) = (at(start), at(end));
+        if lo < hi {
+            self.release(&bytes[lo * esz..hi * esz]);
+        }
+    }
+
+    /// How many relocations apply to `section`, without reading a deferred
+    /// table.
+    pub fn reloc_count(&self, section: usize) -> usize {
+        match self.deferred.binary_search_by_key(&section, |d| d.target) {
+            Ok(k) => self.deferred[k]
+                .tables
+                .iter()
+                .map(|&(i, _)| {
+                    let s = &self.sections[i];
+                    let esz = if s.sh_type == SHT_RELA { 24 } else { 16 };
+                    (s.size / esz) as usize
+                })
+                .sum(),
+            Err(_) => self.relocs[section].len(),
+        }
+    }
+
+    /// Whether the relocations of `section` are deferred (read on first
+    /// use, [`defers_relocs`]).
+    pub fn relocs_deferred(&self, section: usize) -> bool {
+        self.deferred
+            .binary_search_by_key(&section, |d| d.target)
+            .is_ok()
     }
 
     /// Relocations applying to `[start, end)` of a section.
     pub fn relocs_in(&self, section: usize, start: u64, end: u64) -> &[Reloc] {
-        let v = &self.relocs[section];
+        let v = self.relocs(section);
         let lo = v.partition_point(|r| r.offset() < start);
         let hi = v.partition_point(|r| r.offset() < end);
         &v[lo..hi]
@@ -1236,6 +1545,133 @@ mod tests {
         let b = object_with_symbols(&names, false);
         let e = Object::parse(&b).err().expect("unterminated");
         assert!(e.0.contains("is not NUL-terminated"), "{}", e.0);
+    }
+
+    /// Debug sections' relocations (but `.debug_frame`'s) are left in their
+    /// tables at parse; looked up there, counted, and read when asked for,
+    /// they are what goblin reads from the same tables (in offset order, a
+    /// stable sort), and lookups agree before and after the read.
+    #[test]
+    fn deferred_relocations_are_goblins() {
+        for path in [
+            "testdata/source/x86-gcc-text.o",
+            "testdata/source/x86-clang-zstd.o",
+            "testdata/user/noreturn-decl-g-arm64.o",
+            "testdata/stack/arm64-clang-noreturn-ptr.o",
+        ] {
+            let data = std::fs::read(path).unwrap();
+            let obj = Object::parse(&data).unwrap();
+            let g = goblin::elf::Elf::parse(&data).unwrap();
+            let deferred: Vec<usize> = (0..obj.sections.len())
+                .filter(|&i| obj.relocs_deferred(i))
+                .collect();
+            let names: Vec<&str> = deferred.iter().map(|&i| &*obj.sections[i].name).collect();
+            assert!(
+                names.iter().any(|n| n.ends_with("debug_info")),
+                "{path}: {names:?}"
+            );
+            for (i, s) in obj.sections.iter().enumerate() {
+                if s.name.ends_with("debug_frame") || s.is_alloc() {
+                    assert!(!obj.relocs_deferred(i), "{path}: {}", s.name);
+                }
+            }
+            for &sec in &deferred {
+                let mut want: Vec<RelocEntry> = g
+                    .shdr_relocs
+                    .iter()
+                    .filter(|(i, _)| g.section_headers[*i].sh_info as usize == sec)
+                    .flat_map(|(_, rs)| rs.iter())
+                    .map(|r| RelocEntry {
+                        offset: r.r_offset,
+                        r_type: r.r_type,
+                        sym: r.r_sym,
+                        addend: r.r_addend.unwrap_or(0),
+                    })
+                    .collect();
+                want.sort_by_key(|r| r.offset);
+                assert!(!want.is_empty(), "{path}: {}", obj.sections[sec].name);
+                let first = |off: u64| want.iter().find(|r| r.offset == off).copied();
+                let probes: Vec<u64> = want
+                    .iter()
+                    .flat_map(|r| [r.offset, r.offset + 1, r.offset.wrapping_sub(1)])
+                    .chain([0, u64::MAX])
+                    .collect();
+                // In the table, nothing read.
+                assert_eq!(obj.reloc_count(sec), want.len());
+                for &p in &probes {
+                    assert_eq!(obj.reloc_at(sec, p), first(p), "{path} {sec} {p:#x}");
+                }
+                // Read.
+                let got: Vec<RelocEntry> = obj
+                    .relocs(sec)
+                    .iter()
+                    .map(|r| RelocEntry {
+                        offset: r.offset(),
+                        r_type: r.r_type(),
+                        sym: r.sym(),
+                        addend: obj.addend(r),
+                    })
+                    .collect();
+                assert_eq!(got, want, "{path}: {}", obj.sections[sec].name);
+                assert_eq!(obj.reloc_count(sec), want.len());
+                for &p in &probes {
+                    assert_eq!(obj.reloc_at(sec, p), first(p), "{path} {sec} {p:#x}");
+                }
+            }
+        }
+    }
+
+    /// The search of a table in place through its sparse index finds what a
+    /// plain scan finds: tables with repeated offsets and gaps, strides
+    /// shorter and longer than the table, offsets before, between, on and
+    /// past its entries, both entry sizes.
+    #[test]
+    fn in_place_search_is_a_scan() {
+        for esz in [16usize, 24] {
+            for n in [0usize, 1, 2, 5, 513, 1400] {
+                let offsets: Vec<u64> = (0..n as u64)
+                    .map(|k| k / 3 * 5 + u64::from(k % 3 == 2))
+                    .collect();
+                let mut bytes = vec![0u8; n * esz];
+                for (k, o) in offsets.iter().enumerate() {
+                    bytes[k * esz..k * esz + 8].copy_from_slice(&o.to_le_bytes());
+                }
+                for stride in [1usize, 3, 7, 512, 4096] {
+                    let index: Vec<u64> = offsets.iter().copied().step_by(stride).collect();
+                    let last = offsets.last().copied().unwrap_or(0);
+                    for probe in 0..=last + 3 {
+                        let want = offsets.iter().position(|&o| o >= probe);
+                        assert_eq!(
+                            first_at_or_past(&bytes, esz, &index, stride, probe),
+                            want,
+                            "esz {esz} n {n} stride {stride} probe {probe}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A damaged relocation of a debug section is an error at parse, as any
+    /// other: its table is checked though not read.
+    #[test]
+    fn deferred_relocations_are_checked_at_parse() {
+        let mut data = std::fs::read("testdata/source/x86-gcc-text.o").unwrap();
+        let obj = Object::parse(&data).unwrap();
+        let rela = (0..obj.sections.len())
+            .find(|&i| obj.sections[i].name == ".rela.debug_info")
+            .unwrap();
+        assert!(obj.relocs_deferred(obj.sections[rela].info as usize));
+        let at = obj.sections[rela].offset as usize + 24;
+        drop(obj);
+        // The second entry's symbol: past the table.
+        data[at + 12..at + 16].copy_from_slice(&0x00ff_ffffu32.to_le_bytes());
+        let e = Object::parse(&data).err().expect("a damaged relocation");
+        assert!(
+            e.0.contains(".rela.debug_info") && e.0.contains("names symbol"),
+            "{}",
+            e.0
+        );
     }
 
     #[test]

@@ -254,18 +254,19 @@ impl AddressTaken {
         // result merges into sets, so the order they finish in is moot.
         let mut units: Vec<Unit> = Vec::new();
         for sec in &obj.sections {
-            let relocs = obj.relocs(sec.index);
             let code = m.section_code(sec.index);
             if sec.sh_type == goblin::elf::section_header::SHT_NOBITS
-                || (relocs.is_empty() && code.is_none())
+                || (obj.reloc_count(sec.index) == 0 && code.is_none())
             {
                 continue;
             }
-            // References from exempt sections (ORC, __mcount_loc, ...) take
-            // no address: skip them before any lookup, they are most relocations.
+            // References from exempt sections (ORC, __mcount_loc, DWARF, ...)
+            // take no address: skip them before any lookup, they are most
+            // relocations (and a debug section's are read only when asked for).
             if rules.exempt_section(obj.machine, &sec.name).is_some() {
                 continue;
             }
+            let relocs = obj.relocs(sec.index);
             let export = rules.is_export_section(&sec.name);
             let mut lo = 0;
             while lo < relocs.len() {

@@ -270,7 +270,8 @@ fn references(m: &Model, sec: usize) -> Vec<u64> {
         .filter(|s| s.section == crate::elf::SymSection::Section(sec))
         .map(|s| s.value)
         .collect();
-    for s in 0..obj.sections.len() {
+    // A debugger's reference (DWARF) says nothing of where data begins.
+    for s in (0..obj.sections.len()).filter(|&s| !obj.relocs_deferred(s)) {
         for r in obj.relocs(s) {
             let addend = match m.dec.reloc_use(None, r.offset(), r.r_type()) {
                 RelocUse::Address(bias) => obj.addend(r) + bias,
