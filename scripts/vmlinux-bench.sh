@@ -6,26 +6,38 @@
 # there is no objtool, arm64, the only yardstick); findings of both;
 # objlint's time and memory per phase (check --timings).
 #
-# Usage: scripts/vmlinux-bench.sh [--build] [CONFIG] [ROUNDS] [JOBS]
+# Usage: scripts/vmlinux-bench.sh [--build] [--debug-info] [CONFIG] [ROUNDS] [JOBS]
 #   CONFIG  x86-gcc (default) | x86-clang-kcfi | arm64-clang-kcfi (no objtool: objlint alone)
 #   --build build the tree first if it has no vmlinux.o (about 30 min on 2 cores):
 #           DIRS=vmlinux ../shared/corpus/build-kernel-objects.sh CONFIG $OBJCORPUS/kbuild-vmlinux
-# Trees live in ${OBJCORPUS:-$HOME/.cache/objcorpus}/kbuild-vmlinux/CONFIG.
+#   --debug-info  the same kernel with DWARF 5 debug info (as distributions
+#           build theirs: a 965 MB vmlinux.o, 95% of its relocations in .debug_*),
+#           in kbuild-vmlinux-debug/CONFIG (EXTRA_ENABLE=DEBUG_INFO_DWARF5; 37 min)
+# Trees live in ${OBJCORPUS:-$HOME/.cache/objcorpus}/kbuild-vmlinux[-debug]/CONFIG.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=0
-if [ "${1:-}" = --build ]; then BUILD=1; shift; fi
+DEBUG=0
+while :; do
+  case "${1:-}" in
+    --build) BUILD=1; shift ;;
+    --debug-info) DEBUG=1; shift ;;
+    *) break ;;
+  esac
+done
 CONFIG=${1:-x86-gcc}
 ROUNDS=${2:-3}
 JOBS=${3:-$(nproc)}
 C=${OBJCORPUS:-$HOME/.cache/objcorpus}
 T=$C/kbuild-vmlinux
+EXTRA=""
+if [ $DEBUG = 1 ]; then T=$C/kbuild-vmlinux-debug; EXTRA=DEBUG_INFO_DWARF5; fi
 D=$T/$CONFIG
 PRE=$D/vmlinux.o.pre-objtool.o
 [ -f "$PRE" ] || PRE=$D/vmlinux.o
 if [ ! -f "$PRE" ]; then
   if [ $BUILD = 1 ]; then
-    DIRS=vmlinux ../shared/corpus/build-kernel-objects.sh "$CONFIG" "$T"
+    EXTRA_ENABLE="$EXTRA" DIRS=vmlinux ../shared/corpus/build-kernel-objects.sh "$CONFIG" "$T"
     PRE=$D/vmlinux.o.pre-objtool.o
     [ -f "$PRE" ] || PRE=$D/vmlinux.o
   else
