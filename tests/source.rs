@@ -133,6 +133,56 @@ fn locate_maps_each_function_section_separately() {
     }
 }
 
+/// What a few findings need (`LineMap::covering`): their places map as the
+/// whole line table maps them, and the sequences of other places are not
+/// kept.
+#[test]
+fn covering_maps_its_places_as_the_whole_table_does() {
+    let mut dropped = 0;
+    for file in MAPPED {
+        let data = std::fs::read(fixture(file)).unwrap();
+        let obj = Object::parse(&data).unwrap();
+        let all = objlint::source::LineMap::new(&obj).unwrap();
+        let places: Vec<(usize, u64)> = obj
+            .sections
+            .iter()
+            .filter(|s| s.is_exec())
+            .flat_map(|s| (0..s.size).map(move |off| (s.index, off)))
+            .filter(|&(s, off)| all.lookup(s, off).is_some())
+            .collect();
+        if places.is_empty() {
+            // The object built without debug info.
+            assert!(file.contains("nodebug"), "{file}");
+            continue;
+        }
+        // Asked: one place, the last of the first section with lines; not: a
+        // second section's (the objects built with one `.text` have one).
+        let first = places[0].0;
+        let other = places.iter().map(|p| p.0).find(|&s| s != first);
+        let asked = *places.iter().rfind(|p| p.0 == first).unwrap();
+        let some = objlint::source::LineMap::covering(&obj, &[asked]).unwrap();
+        let line = |m: &objlint::source::LineMap, (s, off): (usize, u64)| {
+            m.lookup(s, off).map(|l| (l.file, l.line, l.column))
+        };
+        assert_eq!(line(&all, asked), line(&some, asked), "{file} {asked:?}");
+        assert!(line(&some, asked).is_some());
+        for &p in places.iter().filter(|p| Some(p.0) == other) {
+            assert!(
+                line(&some, p).is_none(),
+                "{file}: a sequence no place asked for is kept"
+            );
+            dropped += 1;
+        }
+        assert!(
+            objlint::source::LineMap::covering(&obj, &[])
+                .unwrap()
+                .is_empty(),
+            "{file}"
+        );
+    }
+    assert!(dropped > 0);
+}
+
 #[test]
 fn no_dwarf_gives_an_empty_map() {
     let data = std::fs::read(fixture("x86-gcc-nodebug.o")).unwrap();
