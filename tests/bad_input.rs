@@ -237,6 +237,43 @@ fn symbol_ends_past_the_address_space() {
     );
 }
 
+/// Found by the `check_bytes` fuzz target in CI (2026-12-06): an
+/// alternatives entry naming a replacement at offset -5 gave an
+/// analysis-incomplete finding at `.altinstr_replacement+0xfffffffffffffffb`,
+/// and SARIF's byte offset of it in the file (section offset + place)
+/// overflowed (an internal error with overflow checks, a wrong offset
+/// without). The input as found; the place has no byte offset now.
+#[test]
+fn sarif_places_past_the_file() {
+    let rep = check_found("fuzz-sarif-offset-overflow.o", &Options::default());
+    let f = rep
+        .findings
+        .iter()
+        .find(|f| f.offset == 0xffff_ffff_ffff_fffb)
+        .expect("the finding at -5");
+    assert_eq!(f.rule, "analysis-incomplete");
+    let rules = Rules::builtin();
+    let mut out = Vec::new();
+    let mut em = objlint::report::emitter_for(objlint::report::Format::Sarif, false, &rules, None);
+    em.object(&rep, &mut out).unwrap();
+    em.finish(&mut out).unwrap();
+    let log: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let mut seen = 0;
+    for r in log["runs"][0]["results"].as_array().unwrap() {
+        for l in r["locations"].as_array().unwrap() {
+            let p = &l["physicalLocation"];
+            let name = p["address"]["fullyQualifiedName"].as_str().unwrap_or("");
+            if name.ends_with("+0xfffffffffffffffb") {
+                seen += 1;
+                assert!(p.get("region").is_none(), "{p}");
+            } else if p["address"]["relativeAddress"].as_u64().is_some() {
+                assert!(p["region"]["byteOffset"].as_u64().is_some(), "{p}");
+            }
+        }
+    }
+    assert_eq!(seen, 1);
+}
+
 /// Found by the `load` fuzz target (2026-12-02): a section symbol's value
 /// near the top of the address space put an alternative's original or
 /// replacement there, and `offset + length` overflowed (an internal error).

@@ -212,8 +212,12 @@ impl Sarif {
                 },
             },
         });
-        if let Some(Some(base)) = self.section_offsets.get(at.section_index) {
-            l["physicalLocation"]["region"] = json!({ "byteOffset": base + at.offset });
+        // An offset a damaged table gives can be past any file (a place
+        // of -5): then no byte offset.
+        if let Some(Some(base)) = self.section_offsets.get(at.section_index)
+            && let Some(at) = base.checked_add(at.offset)
+        {
+            l["physicalLocation"]["region"] = json!({ "byteOffset": at });
         }
         l
     }
