@@ -13,7 +13,7 @@
 use crate::checks::{Finding, SourceLoc};
 use crate::elf::Object;
 use crate::elf::dwarf::{
-    RELEASE_RUN, Relocated, info_read, relocation_bases, synthetic_bases, with_dwarf,
+    Relocated, info_read, read_behind, relocation_bases, synthetic_bases, with_dwarf,
 };
 use gimli::{Reader, SectionId};
 use std::collections::HashMap;
@@ -189,12 +189,7 @@ impl LineMap {
         // Units' bytes given back behind the walk (see `info_read`).
         let mut behind = 0;
         while let Some(header) = units.next()? {
-            if let Some(at) = header.offset().to_debug_info_offset(&header)
-                && at.0 >= behind + RELEASE_RUN
-            {
-                read(behind, at.0 - behind);
-                behind = at.0;
-            }
+            read_behind(&header, &mut behind, read);
             let unit = dwarf.unit(header)?;
             let Some(program) = unit.line_program.clone() else {
                 continue;

@@ -140,7 +140,23 @@ impl gimli::read::Relocate for Relocs<'_> {
 pub type Relocated<'a> = RelocateReader<EndianSlice<'a, LittleEndian>, Relocs<'a>>;
 
 /// How many bytes of `.debug_info` are read before they are given back.
-pub const RELEASE_RUN: usize = 4 << 20;
+const RELEASE_RUN: usize = 4 << 20;
+
+/// For a walk over the units in order, with `read` from [`info_read`]: once
+/// unit `h` is [`RELEASE_RUN`] past `behind` (where the bytes last given
+/// back end), the bytes before it go.
+pub fn read_behind(
+    h: &gimli::UnitHeader<Relocated>,
+    behind: &mut usize,
+    read: &dyn Fn(usize, usize),
+) {
+    if let Some(at) = h.offset().to_debug_info_offset(h)
+        && at.0 >= *behind + RELEASE_RUN
+    {
+        read(*behind, at.0 - *behind);
+        *behind = at.0;
+    }
+}
 
 /// Gives back the pages of `.debug_info` from an offset, so many bytes, once
 /// read (when it is one section read in place): a vmlinux.o's is hundreds of
@@ -175,12 +191,7 @@ fn read_noreturn(
     let end = loop {
         match units.next() {
             Ok(Some(h)) => {
-                if let Some(at) = h.offset().to_debug_info_offset(&h)
-                    && at.0 >= behind + RELEASE_RUN
-                {
-                    read(behind, at.0 - behind);
-                    behind = at.0;
-                }
+                read_behind(&h, &mut behind, read);
                 headers.push(h);
             }
             Ok(None) => break Ok(()),

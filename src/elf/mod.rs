@@ -281,6 +281,12 @@ struct Deferred {
     relocs: std::sync::OnceLock<Vec<Reloc>>,
 }
 
+/// The size of one entry of relocation section `s`: `Elf64_Rela` or
+/// `Elf64_Rel`.
+fn reloc_entry_size(s: &Section) -> usize {
+    if s.sh_type == SHT_RELA { 24 } else { 16 }
+}
+
 /// Whether the relocations applying to section `s` are read only when
 /// asked for: those of debug sections other than the call-frame tables
 /// (`cfi-mismatch` reads `.debug_frame`). In a kernel built with debug
@@ -927,21 +933,14 @@ impl<'a> Object<'a> {
             }
             self.reloc_sections[target].push(i);
             if deferred {
-                let table = (i, base as u32);
-                match self.deferred.last_mut() {
-                    Some(d) if d.target == target => {
-                        d.tables.push(table);
-                        d.in_place = false;
-                    }
-                    _ => self.deferred.push(Deferred {
-                        target,
-                        tables: vec![table],
-                        in_place: sorted,
-                        index,
-                        nsyms,
-                        relocs: std::sync::OnceLock::new(),
-                    }),
-                }
+                self.deferred.push(Deferred {
+                    target,
+                    tables: vec![(i, base as u32)],
+                    in_place: sorted,
+                    index,
+                    nsyms,
+                    relocs: std::sync::OnceLock::new(),
+                });
                 continue;
             }
             let slot = &mut self.relocs[target];
@@ -951,17 +950,17 @@ impl<'a> Object<'a> {
                 slot.extend(v);
             }
         }
-        // Tables were taken in section order, and two of one target are
-        // rare: by target, in that order.
+        // By target; two tables of one target (rare) become one entry, in
+        // section order (the sort is stable), searched only once read.
         self.deferred.sort_by_key(|d| d.target);
-        for k in 1..self.deferred.len() {
-            if self.deferred[k - 1].target == self.deferred[k].target {
-                let t = std::mem::take(&mut self.deferred[k].tables);
-                self.deferred[k - 1].tables.extend(t);
-                self.deferred[k - 1].in_place = false;
+        self.deferred.dedup_by(|later, first| {
+            if later.target != first.target {
+                return false;
             }
-        }
-        self.deferred.retain(|d| !d.tables.is_empty());
+            first.tables.append(&mut later.tables);
+            first.in_place = false;
+            true
+        });
         self.relocs
             .par_iter_mut()
             .filter(|v| v.len() > 1)
@@ -1015,7 +1014,7 @@ impl<'a> Object<'a> {
                 s.name, s.link
             ));
         }
-        let esz = if is_rela { 24 } else { 16 };
+        let esz = reloc_entry_size(s) as u64;
         if !s.size.is_multiple_of(esz) {
             return err(format!(
                 "relocation section {} size {:#x} is not a multiple of {esz}",
@@ -1191,55 +1190,57 @@ impl<'a> Object<'a> {
         if !v.is_empty() || self.deferred.is_empty() {
             return v;
         }
-        match self.deferred.binary_search_by_key(&section, |d| d.target) {
-            Ok(k) => {
-                let d = &self.deferred[k];
-                d.relocs.get_or_init(|| self.read_deferred(d))
-            }
-            Err(_) => v,
+        match self.deferred_of(section) {
+            Some(d) => d.relocs.get_or_init(|| self.read_deferred(d)),
+            None => v,
         }
+    }
+
+    /// The deferred relocations of `section`, if they are.
+    fn deferred_of(&self, section: usize) -> Option<&Deferred> {
+        let k = self
+            .deferred
+            .binary_search_by_key(&section, |d| d.target)
+            .ok()?;
+        Some(&self.deferred[k])
+    }
+
+    /// The one table of deferred relocations `d`, if it is searched where it
+    /// is (in offset order, not read yet): its bytes and entry size.
+    fn in_place(&self, d: &Deferred) -> Option<(&'a [u8], usize)> {
+        if !d.in_place || d.relocs.get().is_some() {
+            return None;
+        }
+        let s = &self.sections[d.tables[0].0];
+        Some((self.data.get(s.file_range())?, reloc_entry_size(s)))
     }
 
     /// The first relocation at `offset` of `section`. A deferred table in
     /// offset order is searched where it is, not read ([`defers_relocs`]):
     /// how DWARF is read for a few of its offsets.
     pub fn reloc_at(&self, section: usize, offset: u64) -> Option<RelocEntry> {
-        if let Ok(k) = self.deferred.binary_search_by_key(&section, |d| d.target)
-            && let d = &self.deferred[k]
-            && d.in_place
-            && d.relocs.get().is_none()
+        if let Some(d) = self.deferred_of(section)
+            && let Some((bytes, esz)) = self.in_place(d)
         {
-            return self.raw_reloc_at(d.tables[0].0, &d.index, offset);
+            // Entries checked at parse, in offset order.
+            let k = first_at_or_past(bytes, esz, &d.index, INDEX_STRIDE, offset)?;
+            let e = &bytes[k * esz..(k + 1) * esz];
+            let info = rd_u64(e, 8);
+            return (rd_u64(e, 0) == offset).then(|| RelocEntry {
+                offset,
+                r_type: info as u32,
+                sym: (info >> 32) as usize,
+                addend: if esz == 24 { rd_u64(e, 16) as i64 } else { 0 },
+            });
         }
-        let v = self.relocs(section);
-        let r = v.get(v.partition_point(|r| r.offset() < offset))?;
-        (r.offset() == offset).then(|| RelocEntry {
+        let r = self
+            .relocs_in(section, offset, offset.saturating_add(1))
+            .first()?;
+        Some(RelocEntry {
             offset,
             r_type: r.r_type(),
             sym: r.sym(),
             addend: self.addend(r),
-        })
-    }
-
-    /// [`Self::reloc_at`] in relocation section `i`, whose entries (checked
-    /// at parse) are in offset order, `index` the offset of every
-    /// [`INDEX_STRIDE`]th.
-    fn raw_reloc_at(&self, i: usize, index: &[u64], offset: u64) -> Option<RelocEntry> {
-        let s = &self.sections[i];
-        let is_rela = s.sh_type == SHT_RELA;
-        let esz = if is_rela { 24 } else { 16 };
-        let bytes = self.data.get(s.file_range())?;
-        let k = first_at_or_past(bytes, esz, index, INDEX_STRIDE, offset)?;
-        let e = &bytes[k * esz..(k + 1) * esz];
-        if rd_u64(e, 0) != offset {
-            return None;
-        }
-        let info = rd_u64(e, 8);
-        Some(RelocEntry {
-            offset,
-            r_type: info as u32,
-            sym: (info >> 32) as usize,
-            addend: if is_rela { rd_u64(e, 16) as i64 } else { 0 },
         })
     }
 
@@ -1248,16 +1249,13 @@ impl<'a> Object<'a> {
     /// lookups scattered over a table map most of it (each page read maps
     /// the 64 KiB around it).
     pub fn release_relocs(&self, section: usize, start: u64, end: u64) {
-        let Ok(k) = self.deferred.binary_search_by_key(&section, |d| d.target) else {
-            return;
-        };
-        let d = &self.deferred[k];
-        if !d.in_place || self.release.is_none() {
+        if self.release.is_none() {
             return;
         }
-        let s = &self.sections[d.tables[0].0];
-        let esz = if s.sh_type == SHT_RELA { 24 } else { 16 };
-        let Some(bytes) = self.data.get(s.file_range()) else {
+        let Some(d) = self.deferred_of(section) else {
+            return;
+        };
+        let Some((bytes, esz)) = self.in_place(d) else {
             return;
         };
         let n = bytes.len() / esz;
@@ -1271,26 +1269,23 @@ impl<'a> Object<'a> {
     /// How many relocations apply to `section`, without reading a deferred
     /// table.
     pub fn reloc_count(&self, section: usize) -> usize {
-        match self.deferred.binary_search_by_key(&section, |d| d.target) {
-            Ok(k) => self.deferred[k]
+        match self.deferred_of(section) {
+            Some(d) => d
                 .tables
                 .iter()
                 .map(|&(i, _)| {
                     let s = &self.sections[i];
-                    let esz = if s.sh_type == SHT_RELA { 24 } else { 16 };
-                    (s.size / esz) as usize
+                    s.size as usize / reloc_entry_size(s)
                 })
                 .sum(),
-            Err(_) => self.relocs[section].len(),
+            None => self.relocs[section].len(),
         }
     }
 
     /// Whether the relocations of `section` are deferred (read on first
     /// use, [`defers_relocs`]).
     pub fn relocs_deferred(&self, section: usize) -> bool {
-        self.deferred
-            .binary_search_by_key(&section, |d| d.target)
-            .is_ok()
+        self.deferred_of(section).is_some()
     }
 
     /// Relocations applying to `[start, end)` of a section.
@@ -1560,8 +1555,14 @@ mod tests {
             "testdata/stack/arm64-clang-noreturn-ptr.o",
         ] {
             let data = std::fs::read(path).unwrap();
-            let obj = Object::parse(&data).unwrap();
-            let g = goblin::elf::Elf::parse(&data).unwrap();
+            deferred_as_goblin_reads(path, &data);
+        }
+    }
+
+    fn deferred_as_goblin_reads(path: &str, data: &[u8]) {
+        {
+            let obj = Object::parse(data).unwrap();
+            let g = goblin::elf::Elf::parse(data).unwrap();
             let deferred: Vec<usize> = (0..obj.sections.len())
                 .filter(|&i| obj.relocs_deferred(i))
                 .collect();
@@ -1619,6 +1620,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Three relocation tables of one debug section, others between them in
+    /// section order (`.rela.debug_aranges` and `.rela.debug_line` of
+    /// x86-gcc-dwarf5.o pointed at `.debug_info`, `.rela.debug_loclists` and
+    /// `.rela.debug_rnglists` between): one deferred entry, read as goblin
+    /// reads the three. (Merging neighbours pairwise left two entries.)
+    #[test]
+    fn deferred_tables_of_one_section_are_one() {
+        let path = "testdata/source/x86-gcc-dwarf5.o";
+        let mut data = std::fs::read(path).unwrap();
+        let obj = Object::parse(&data).unwrap();
+        let idx = |n: &str| obj.sections_named(n)[0];
+        let info = idx(".debug_info");
+        let moved = [idx(".rela.debug_aranges"), idx(".rela.debug_line")];
+        let tables = [idx(".rela.debug_info"), moved[0], moved[1]];
+        let shoff = rd_u64(&data, 0x28) as usize;
+        drop(obj);
+        for i in moved {
+            let at = shoff + 64 * i + 44;
+            data[at..at + 4].copy_from_slice(&(info as u32).to_le_bytes());
+        }
+        deferred_as_goblin_reads(path, &data);
+        let obj = Object::parse(&data).unwrap();
+        let n: usize = tables
+            .iter()
+            .map(|&i| obj.sections[i].size as usize / 24)
+            .sum();
+        assert_eq!(obj.deferred.iter().filter(|d| d.target == info).count(), 1);
+        assert_eq!(obj.reloc_count(info), n);
+        assert_eq!(obj.relocs(info).len(), n);
     }
 
     /// The search of a table in place through its sparse index finds what a
