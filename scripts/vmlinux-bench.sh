@@ -13,15 +13,21 @@
 #   --debug-info  the same kernel with DWARF 5 debug info (as distributions
 #           build theirs: a 965 MB vmlinux.o, 95% of its relocations in .debug_*),
 #           in kbuild-vmlinux-debug/CONFIG (EXTRA_ENABLE=DEBUG_INFO_DWARF5; 37 min)
-# Trees live in ${OBJCORPUS:-$HOME/.cache/objcorpus}/kbuild-vmlinux[-debug]/CONFIG.
+#   --lto   clang ThinLTO (x86-clang-kcfi): kbuild runs objtool once, on the
+#           vmlinux.o the LTO link wrote; in kbuild-vmlinux-lto/CONFIG
+#           (EXTRA_ENABLE=LTO_CLANG_THIN EXTRA_DISABLE=LTO_NONE; about an hour)
+# Trees live in ${OBJCORPUS:-$HOME/.cache/objcorpus}/kbuild-vmlinux[-debug|-lto]/CONFIG
+# (KSRC picks the kernel source, as for build-kernel-objects.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=0
 DEBUG=0
+LTO=0
 while :; do
   case "${1:-}" in
     --build) BUILD=1; shift ;;
     --debug-info) DEBUG=1; shift ;;
+    --lto) LTO=1; shift ;;
     *) break ;;
   esac
 done
@@ -31,13 +37,15 @@ JOBS=${3:-$(nproc)}
 C=${OBJCORPUS:-$HOME/.cache/objcorpus}
 T=$C/kbuild-vmlinux
 EXTRA=""
+NOT=""
 if [ $DEBUG = 1 ]; then T=$C/kbuild-vmlinux-debug; EXTRA=DEBUG_INFO_DWARF5; fi
+if [ $LTO = 1 ]; then T=$C/kbuild-vmlinux-lto; EXTRA="$EXTRA LTO_CLANG_THIN"; NOT=LTO_NONE; fi
 D=$T/$CONFIG
 PRE=$D/vmlinux.o.pre-objtool.o
 [ -f "$PRE" ] || PRE=$D/vmlinux.o
 if [ ! -f "$PRE" ]; then
   if [ $BUILD = 1 ]; then
-    EXTRA_ENABLE="$EXTRA" DIRS=vmlinux ../shared/corpus/build-kernel-objects.sh "$CONFIG" "$T"
+    EXTRA_ENABLE="$EXTRA" EXTRA_DISABLE="$NOT" DIRS=vmlinux ../shared/corpus/build-kernel-objects.sh "$CONFIG" "$T"
     PRE=$D/vmlinux.o.pre-objtool.o
     [ -f "$PRE" ] || PRE=$D/vmlinux.o
   else

@@ -208,7 +208,7 @@ impl Alternatives {
     /// Replacements (site, replacement) that open or close user access:
     /// exclusive too, whatever their feature number (it differs between
     /// kernel versions).
-    pub fn uaccess_exclusive(&self, code: &[Option<SectionCode>]) -> Vec<(usize, usize)> {
+    pub fn uaccess_exclusive(&self, code: &[Option<Box<SectionCode>>]) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for &(sec, start, end, si, ri) in &self.by_repl {
             let Some(c) = code.get(sec).and_then(Option::as_ref) else {

@@ -328,35 +328,41 @@ fn start_index(insns: &[Insn]) -> Vec<StartBlock> {
     let end = insns.last().map_or(0, |i| i.offset());
     let mut blocks = vec![StartBlock::default(); (end / BLOCK) as usize + 1];
     // Runs of blocks in parallel, each starting from a search.
-    blocks
-        .par_chunks_mut(INDEX_CHUNK)
-        .with_min_len(4)
-        .enumerate()
-        .for_each(|(c, run)| {
-            let first = (c * INDEX_CHUNK) as u64;
-            let end = first + run.len() as u64;
-            let k0 = insns.partition_point(|i| i.offset() < first * BLOCK);
-            let k1 = k0 + insns[k0..].partition_point(|i| i.offset() < end * BLOCK);
-            // A block's bits are gathered while its instructions come (in
-            // order) and stored when one of a later block comes; `blocks`
-            // starts zeroed.
-            let (mut at, mut bits) = (0, 0u64);
-            for ins in &insns[k0..k1] {
-                let o = ins.offset() - first * BLOCK;
-                let b = (o / BLOCK) as usize;
-                if b != at {
-                    run[at].set_bits(bits);
-                    (at, bits) = (b, 0);
-                }
-                bits |= 1 << (o % BLOCK);
+    let index = |(c, run): (usize, &mut [StartBlock])| {
+        let first = (c * INDEX_CHUNK) as u64;
+        let end = first + run.len() as u64;
+        let k0 = insns.partition_point(|i| i.offset() < first * BLOCK);
+        let k1 = k0 + insns[k0..].partition_point(|i| i.offset() < end * BLOCK);
+        // A block's bits are gathered while its instructions come (in
+        // order) and stored when one of a later block comes; `blocks`
+        // starts zeroed.
+        let (mut at, mut bits) = (0, 0u64);
+        for ins in &insns[k0..k1] {
+            let o = ins.offset() - first * BLOCK;
+            let b = (o / BLOCK) as usize;
+            if b != at {
+                run[at].set_bits(bits);
+                (at, bits) = (b, 0);
             }
-            run[at].set_bits(bits);
-            let mut before = k0 as u32;
-            for b in run.iter_mut() {
-                b.before = before;
-                before += b.bits().count_ones();
-            }
-        });
+            bits |= 1 << (o % BLOCK);
+        }
+        run[at].set_bits(bits);
+        let mut before = k0 as u32;
+        for b in run.iter_mut() {
+            b.before = before;
+            before += b.bits().count_ones();
+        }
+    };
+    if blocks.len() <= INDEX_CHUNK {
+        // One run (most sections): without the threads' bookkeeping.
+        index((0, &mut blocks[..]));
+    } else {
+        blocks
+            .par_chunks_mut(INDEX_CHUNK)
+            .with_min_len(4)
+            .enumerate()
+            .for_each(index);
+    }
     blocks
 }
 
@@ -394,95 +400,109 @@ fn resolve_branches(
     let sec = code.section;
     let insns = &code.insns;
     let relocs = obj.relocs(sec);
+    let resolve = |c: usize, part: &[Insn]| {
+        // Relocations and instructions are both in offset order: one cursor.
+        let mut r0 = relocs.partition_point(|r| r.offset() < part[0].offset());
+        let mut kinds = 0;
+        let mut far = Vec::new();
+        let mut transfers = Vec::with_capacity(part.len() / 4);
+        let mut dests = Vec::with_capacity(part.len() / 4);
+        let mut links = Vec::with_capacity(part.len() / 4);
+        let mut computed = Vec::new();
+        let mut blocks = Vec::with_capacity(part.len().div_ceil(TRANSFER_BLOCK));
+        for (k, ins) in part.iter().enumerate() {
+            if k % TRANSFER_BLOCK == 0 {
+                blocks.push(transfers.len() as u32);
+            }
+            let bit = ins.kind.bit();
+            kinds |= bit;
+            if bit & Kind::TRANSFERS == 0 {
+                if ins.kind == Kind::Other && ins.imm_target().is_some() {
+                    computed.push((c * chunk + k) as u32);
+                }
+                continue;
+            }
+            transfers.push((c * chunk + k) as u32);
+            // Branches go where their operand's relocation (or their
+            // bytes) say; an indirect call or jump through a symbol's GOT
+            // slot goes to the symbol; other transfers nowhere.
+            let branch = ins.kind.is_branch();
+            if !branch && !matches!(ins.kind, Kind::IndirectCall | Kind::IndirectJump) {
+                dests.push(PackedDest::default());
+                links.push(NO_LINK);
+                continue;
+            }
+            while r0 < relocs.len() && relocs[r0].offset() < ins.offset() {
+                r0 += 1;
+            }
+            let mut dest = Dest::None;
+            let mut relocated = false;
+            for r in relocs[r0..].iter().take_while(|r| r.offset() < ins.end()) {
+                // A relocation of the branch that is not understood
+                // leaves its destination unknown, not the bytes' own.
+                relocated = true;
+                let bias = if branch {
+                    dec.branch_reloc_bias(ins, r.offset(), r.r_type())
+                } else {
+                    dec.got_call_bias(ins, r.offset(), r.r_type())
+                };
+                if let Some(bias) = bias {
+                    dest = match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias)) {
+                        Place::Local { section, offset } => Dest::Local { section, offset },
+                        Place::External { sym, .. } => Dest::External { sym },
+                        Place::Other => Dest::None,
+                    };
+                }
+            }
+            if let (true, false, Some(t)) = (branch, relocated, ins.imm_target()) {
+                dest = Dest::Local {
+                    section: sec,
+                    offset: t,
+                };
+            }
+            dests.push(PackedDest::pack(dest, sec, &mut far));
+            let link = match (ins.kind, dest) {
+                // A call through the GOT slot of a function defined here
+                // (rustc's calls of generic instances) calls it.
+                (Kind::Call | Kind::IndirectCall, Dest::Local { section, offset }) => {
+                    starts.get(section, offset)
+                }
+                (Kind::Jump | Kind::CondJump, Dest::Local { section, offset })
+                    if section == sec =>
+                {
+                    code.index_at(offset)
+                }
+                _ => None,
+            };
+            links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
+        }
+        Resolved {
+            kinds,
+            far,
+            transfers,
+            dests,
+            links,
+            computed,
+            blocks,
+        }
+    };
+    if !insns.is_empty() && insns.len() <= chunk {
+        // One chunk (most sections; an LTO vmlinux.o has one per function):
+        // its parts are the section's, without the threads' bookkeeping.
+        let r = resolve(0, insns);
+        code.kinds = r.kinds;
+        code.far = r.far;
+        code.dests = r.dests;
+        code.links = r.links;
+        code.transfers = r.transfers;
+        code.transfer_blocks = r.blocks;
+        code.computed = r.computed;
+        return;
+    }
     let chunks: Vec<Resolved> = insns
         .par_chunks(chunk)
         .enumerate()
-        .map(|(c, part)| {
-            // Relocations and instructions are both in offset order: one cursor.
-            let mut r0 = relocs.partition_point(|r| r.offset() < part[0].offset());
-            let mut kinds = 0;
-            let mut far = Vec::new();
-            let mut transfers = Vec::with_capacity(part.len() / 4);
-            let mut dests = Vec::with_capacity(part.len() / 4);
-            let mut links = Vec::with_capacity(part.len() / 4);
-            let mut computed = Vec::new();
-            let mut blocks = Vec::with_capacity(part.len().div_ceil(TRANSFER_BLOCK));
-            for (k, ins) in part.iter().enumerate() {
-                if k % TRANSFER_BLOCK == 0 {
-                    blocks.push(transfers.len() as u32);
-                }
-                let bit = ins.kind.bit();
-                kinds |= bit;
-                if bit & Kind::TRANSFERS == 0 {
-                    if ins.kind == Kind::Other && ins.imm_target().is_some() {
-                        computed.push((c * chunk + k) as u32);
-                    }
-                    continue;
-                }
-                transfers.push((c * chunk + k) as u32);
-                // Branches go where their operand's relocation (or their
-                // bytes) say; an indirect call or jump through a symbol's GOT
-                // slot goes to the symbol; other transfers nowhere.
-                let branch = ins.kind.is_branch();
-                if !branch && !matches!(ins.kind, Kind::IndirectCall | Kind::IndirectJump) {
-                    dests.push(PackedDest::default());
-                    links.push(NO_LINK);
-                    continue;
-                }
-                while r0 < relocs.len() && relocs[r0].offset() < ins.offset() {
-                    r0 += 1;
-                }
-                let mut dest = Dest::None;
-                let mut relocated = false;
-                for r in relocs[r0..].iter().take_while(|r| r.offset() < ins.end()) {
-                    // A relocation of the branch that is not understood
-                    // leaves its destination unknown, not the bytes' own.
-                    relocated = true;
-                    let bias = if branch {
-                        dec.branch_reloc_bias(ins, r.offset(), r.r_type())
-                    } else {
-                        dec.got_call_bias(ins, r.offset(), r.r_type())
-                    };
-                    if let Some(bias) = bias {
-                        dest = match obj.resolve(r.sym(), obj.addend(r).wrapping_add(bias)) {
-                            Place::Local { section, offset } => Dest::Local { section, offset },
-                            Place::External { sym, .. } => Dest::External { sym },
-                            Place::Other => Dest::None,
-                        };
-                    }
-                }
-                if let (true, false, Some(t)) = (branch, relocated, ins.imm_target()) {
-                    dest = Dest::Local {
-                        section: sec,
-                        offset: t,
-                    };
-                }
-                dests.push(PackedDest::pack(dest, sec, &mut far));
-                let link = match (ins.kind, dest) {
-                    // A call through the GOT slot of a function defined here
-                    // (rustc's calls of generic instances) calls it.
-                    (Kind::Call | Kind::IndirectCall, Dest::Local { section, offset }) => {
-                        starts.get(section, offset)
-                    }
-                    (Kind::Jump | Kind::CondJump, Dest::Local { section, offset })
-                        if section == sec =>
-                    {
-                        code.index_at(offset)
-                    }
-                    _ => None,
-                };
-                links.push(link.and_then(|l| u32::try_from(l).ok()).unwrap_or(NO_LINK));
-            }
-            Resolved {
-                kinds,
-                far,
-                transfers,
-                dests,
-                links,
-                computed,
-                blocks,
-            }
-        })
+        .map(|(c, part)| resolve(c, part))
         .collect();
     // Where each chunk's parts start in the section's; then every chunk's
     // parts are copied into place in parallel, its far destinations and

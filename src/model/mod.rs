@@ -37,7 +37,7 @@ use std::borrow::Cow;
 pub struct Model<'a> {
     pub obj: &'a Object<'a>,
     pub dec: &'static dyn Decoder,
-    pub code: Vec<Option<SectionCode>>,
+    pub code: Vec<Option<Box<SectionCode>>>,
     /// Sorted by (section, start).
     pub functions: Vec<Function<'a>>,
     /// Where each function starts, in the order of `functions` (aliases
@@ -92,6 +92,10 @@ pub struct Model<'a> {
     /// its kernel where `kernel` is unknown (a kbuild object of Linux 7.x).
     pub orc_since: Option<crate::rules::KernelVersion>,
 }
+
+/// Bytes of code per decoding job: a larger section is a job of its own,
+/// smaller ones are decoded together.
+const DECODE_JOB: u64 = 64 << 10;
 
 impl<'a> Model<'a> {
     pub fn build(obj: &'a Object<'a>, rules: &Rules) -> Model<'a> {
@@ -157,7 +161,7 @@ impl<'a> Model<'a> {
                 (alts, cuts, replacements)
             },
         );
-        let decode_all = || -> Vec<Option<SectionCode>> {
+        let decode_all = || -> Vec<Option<Box<SectionCode>>> {
             // Each section a job of its own, largest first: a thread left
             // over while another starts the largest (which runs in pieces
             // on every thread) takes the rest (on vmlinux.o one thread
@@ -169,28 +173,44 @@ impl<'a> Model<'a> {
                 .map(|s| s.index)
                 .collect();
             exec.sort_by_key(|&i| std::cmp::Reverse(obj.sections[i].size));
-            let decoded: Vec<(usize, SectionCode)> = exec
+            // Small sections go in jobs of several (an LTO vmlinux.o has a
+            // section per function: 61,245 jobs of one).
+            let mut jobs: Vec<&[usize]> = Vec::new();
+            let mut rest = &exec[..];
+            while !rest.is_empty() {
+                let (mut n, mut bytes) = (0, 0);
+                while n < rest.len() && (n == 0 || bytes < DECODE_JOB) {
+                    bytes += obj.sections[rest[n]].size;
+                    n += 1;
+                }
+                let (job, later) = rest.split_at(n);
+                jobs.push(job);
+                rest = later;
+            }
+            let decoded: Vec<(usize, SectionCode)> = jobs
                 .par_iter()
                 .with_max_len(1)
-                .map(|&i| {
-                    let c = crate::timing::time(crate::timing::Phase::Decode, || {
-                        decode::decode_section(
-                            obj,
-                            dec,
-                            i,
-                            &cuts[i],
-                            &replacements[i],
-                            &starts,
-                            rules.noreturn_syscalls(obj.machine),
-                        )
-                    });
-                    (i, c)
+                .flat_map_iter(|job| {
+                    job.iter().map(|&i| {
+                        let c = crate::timing::time(crate::timing::Phase::Decode, || {
+                            decode::decode_section(
+                                obj,
+                                dec,
+                                i,
+                                &cuts[i],
+                                &replacements[i],
+                                &starts,
+                                rules.noreturn_syscalls(obj.machine),
+                            )
+                        });
+                        (i, c)
+                    })
                 })
                 .collect();
-            let mut code: Vec<Option<SectionCode>> =
+            let mut code: Vec<Option<Box<SectionCode>>> =
                 (0..obj.sections.len()).map(|_| None).collect();
             for (i, c) in decoded {
-                code[i] = Some(c);
+                code[i] = Some(Box::new(c));
             }
             code
         };
@@ -295,7 +315,7 @@ impl<'a> Model<'a> {
     }
 
     pub fn section_code(&self, sec: usize) -> Option<&SectionCode> {
-        self.code.get(sec).and_then(Option::as_ref)
+        self.code.get(sec).and_then(Option::as_deref)
     }
 
     /// The instruction index range of a function.

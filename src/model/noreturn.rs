@@ -447,7 +447,7 @@ impl<'a> Model<'a> {
             .code
             .iter()
             .enumerate()
-            .filter_map(|(sec, c)| Some((sec, c.as_ref()?)))
+            .filter_map(|(sec, c)| Some((sec, c.as_deref()?)))
             .flat_map(|(sec, c)| {
                 (0..c.transfers().len())
                     .step_by(TRANSFER_CHUNK)

@@ -211,7 +211,7 @@ impl Special {
     }
 
     /// Instructions with marks are not straight-line code for the walks.
-    pub fn unmark_plain(&self, code: &mut [Option<SectionCode>]) {
+    pub fn unmark_plain(&self, code: &mut [Option<Box<SectionCode>>]) {
         for (sec, bits) in self.bits.iter().enumerate() {
             let Some(Some(c)) = code.get_mut(sec) else {
                 continue;
@@ -242,7 +242,7 @@ impl Special {
 
     pub fn build(
         obj: &Object,
-        code: &[Option<SectionCode>],
+        code: &[Option<Box<SectionCode>>],
         alts: &Alternatives,
         rules: &SpecialRules,
         kernel: Option<crate::rules::KernelVersion>,
