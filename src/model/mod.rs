@@ -162,10 +162,10 @@ impl<'a> Model<'a> {
             },
         );
         let decode_all = || -> Vec<Option<Box<SectionCode>>> {
-            // Each section a job of its own, largest first: a thread left
-            // over while another starts the largest (which runs in pieces
-            // on every thread) takes the rest (on vmlinux.o one thread
-            // decoded .init.text and the others alone after .text).
+            // Largest first, each large section a job of its own: a thread
+            // left over while another starts the largest (which runs in
+            // pieces on every thread) takes the rest (on vmlinux.o one
+            // thread decoded .init.text and the others alone after .text).
             let mut exec: Vec<usize> = obj
                 .sections
                 .iter()

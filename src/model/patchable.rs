@@ -275,13 +275,12 @@ impl Patchable {
                 })
             };
             let runs = n.div_ceil(CHUNK as u64);
-            if runs <= 1 {
-                let entries: Vec<Entry> = (0..runs).flat_map(run).collect();
-                p.entries.extend(entries);
+            let entries: Vec<Entry> = if runs <= 1 {
+                (0..runs).flat_map(run).collect()
             } else {
-                let entries: Vec<Entry> = (0..runs).into_par_iter().flat_map_iter(run).collect();
-                p.entries.extend(entries);
-            }
+                (0..runs).into_par_iter().flat_map_iter(run).collect()
+            };
+            p.entries.extend(entries);
         }
         let sites: Vec<&Site> = p.sites().collect();
         if let Some(n) = majority(sites.iter().map(|s| s.before)) {
