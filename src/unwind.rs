@@ -7,7 +7,7 @@ use crate::config::Options;
 use crate::elf::Object;
 use crate::elf::orc::OrcEntry;
 use crate::model::Model;
-use crate::model::cfi::{Cfi, Frame};
+use crate::model::cfi::{Cfi, Frame, StateMap};
 use crate::model::orc;
 use crate::rules::Rules;
 use rustc_hash::FxHashMap;
@@ -22,14 +22,14 @@ pub struct Computed {
     pub conflicts: Vec<crate::model::special::At>,
     pub walked: usize,
     /// The stack state before every instruction walked.
-    pub states: FxHashMap<crate::model::walk::Loc, Cfi>,
+    pub states: StateMap,
 }
 
 /// The ORC objtool would write for this object, from objlint's walk.
 pub fn computed_orc(m: &Model, rules: &Rules, opts: &Options, prefix: Option<u64>) -> Computed {
     let cx = Ctx::new(m, rules, opts);
     let facts = flow::analyze(&cx, true);
-    let states: FxHashMap<_, Cfi> = facts.states.into_iter().collect();
+    let states = facts.states.by_place();
     let mut ends: FxHashMap<_, Cfi> = FxHashMap::default();
     for (at, c) in facts.replacement_ends {
         ends.entry(at).or_insert(c);
@@ -91,7 +91,7 @@ pub struct CfiAgreement {
 /// only through such an original from dead code.
 pub fn compare_cfi(
     m: &Model,
-    states: &FxHashMap<crate::model::walk::Loc, Cfi>,
+    states: &StateMap,
     examples: usize,
     all_paths: &Rules,
 ) -> CfiAgreement {
@@ -214,7 +214,7 @@ fn indirect_class(m: &Model, fi: usize) -> Option<&'static str> {
 /// Why the walk has no state for a covered instruction.
 fn not_walked_class(
     m: &Model,
-    states: &FxHashMap<crate::model::walk::Loc, Cfi>,
+    states: &StateMap,
     code: &crate::model::SectionCode,
     sec: usize,
     i: usize,

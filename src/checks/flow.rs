@@ -15,7 +15,7 @@ use super::analysis_incomplete::{Cause, Gap, table_start};
 use super::{Ctx, uaccess};
 use crate::arch::{Kind, Modifier, Op, Pac, PacKey};
 use crate::elf::annotations::{Layout, places};
-use crate::model::cfi::{Cfi, Follow, Frame, Mismatch, Modified, Unsupported};
+use crate::model::cfi::{Cfi, Follow, Frame, Mismatch, Modified, States, Unsupported};
 use crate::model::special::{At, Hint};
 use crate::model::walk::{
     Action, Arrival, Callee, Edge, Loc, Paths, Step, Visitor, Walker, is_cold,
@@ -121,7 +121,7 @@ pub struct Facts {
     /// The first frame-pointer event of each function.
     pub frame_events: Vec<FrameEvent>,
     /// The stack state before each instruction walked, when asked for.
-    pub states: Vec<(Loc, Cfi)>,
+    pub states: States,
     /// The stack state after replacements shorter than their site, at the
     /// site offset where they end (when states are asked for).
     pub replacement_ends: Vec<(At, Cfi)>,
@@ -2397,11 +2397,16 @@ fn absorb(m: &Model, facts: &mut Facts, r: RootFacts) {
     if r.sibling && !r.framed {
         facts.unframed_sibling.push(*sec);
     }
-    facts.states.extend(r.states);
+    if let Some((table, places)) = r.states {
+        facts.states.extend(&table, places);
+    }
     facts.replacement_ends.extend(r.replacement_ends);
     facts.gaps.extend(r.gaps);
     facts.dead_cases.extend(r.dead_cases);
 }
+
+/// A walk's table of states, and the places it recorded with an index into it.
+type RootStates = (Vec<Cfi>, Vec<(Loc, u32)>);
 
 /// Buffers a thread's walks reuse, one root after another.
 #[derive(Default)]
@@ -2451,7 +2456,9 @@ struct RootFacts {
     framed: bool,
     realigned: bool,
     sibling: bool,
-    states: Vec<(Loc, Cfi)>,
+    /// The walk's table of states and the places recorded with an index
+    /// into it (when states are asked for).
+    states: Option<RootStates>,
     replacement_ends: Vec<(At, Cfi)>,
     gaps: Vec<Gap>,
     dead_cases: Vec<(At, At)>,
@@ -2593,19 +2600,17 @@ fn walk_root_from(
     if stack && w.on(STACK_MISMATCH) {
         site_conflicts(&mut w);
     }
-    let mut states = Vec::new();
+    let mut states = None;
     if p.collect_states && stack {
         let sec = f.section;
-        for (k, r) in w.own.iter().enumerate() {
-            if (r.cfi as usize) < w.cfis.len() {
-                states.push(((sec, w.base + k), w.cfis[r.cfi as usize]));
-            }
-        }
-        for (&loc, r) in &w.rest {
-            if (r.cfi as usize) < w.cfis.len() {
-                states.push((loc, w.cfis[r.cfi as usize]));
-            }
-        }
+        let n = w.cfis.len();
+        let own = (w.own.iter().enumerate())
+            .filter(|(_, r)| (r.cfi as usize) < n)
+            .map(|(k, r)| ((sec, w.base + k), r.cfi));
+        let rest = (w.rest.iter())
+            .filter(|(_, r)| (r.cfi as usize) < n)
+            .map(|(&loc, r)| (loc, r.cfi));
+        states = Some((w.cfis.clone(), own.chain(rest).collect()));
     }
     let mut reached = Vec::new();
     if w.cut && fi != usize::MAX {

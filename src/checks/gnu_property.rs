@@ -185,7 +185,7 @@ fn gcs_breaking_returns(cx: &Ctx) -> Vec<(usize, u64)> {
     let mut out: Vec<(usize, u64)> = facts
         .states
         .iter()
-        .filter_map(|&((sec, i), c)| {
+        .filter_map(|((sec, i), &c)| {
             let ins = m.section_code(sec)?.insns.get(i)?;
             // `ret xN` does not return through x30 (gcs_other_returns).
             if ins.kind != Kind::Return || not_through_x30(m, sec, ins) {

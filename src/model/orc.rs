@@ -7,7 +7,7 @@
 //! as objtool gives them when it adds `__pfx_` symbols.
 
 use super::Model;
-use super::cfi::{Cfi, Frame};
+use super::cfi::{Cfi, Frame, StateMap};
 use super::special::At;
 use super::walk::Loc;
 use crate::arch::Kind;
@@ -142,7 +142,7 @@ pub struct Generated {
 pub fn generate(
     m: &Model,
     frame: &Frame,
-    states: &FxHashMap<Loc, Cfi>,
+    states: &StateMap,
     replacement_ends: &FxHashMap<At, Cfi>,
     prefix: Option<u64>,
     only: Option<&rustc_hash::FxHashSet<usize>>,
