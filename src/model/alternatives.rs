@@ -211,7 +211,7 @@ impl Alternatives {
     pub fn uaccess_exclusive(&self, code: &[Option<Box<SectionCode>>]) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for &(sec, start, end, si, ri) in &self.by_repl {
-            let Some(c) = code.get(sec).and_then(Option::as_ref) else {
+            let Some(c) = code.get(sec).and_then(Option::as_deref) else {
                 continue;
             };
             let lo = c.lower_bound(start);

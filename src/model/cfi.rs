@@ -132,13 +132,11 @@ pub struct States {
 
 impl States {
     fn intern(&mut self, c: &Cfi) -> u32 {
-        if let Some(&id) = self.ids.get(c) {
-            return id;
-        }
-        let id = self.table.len() as u32;
-        self.table.push(*c);
-        self.ids.insert(*c, id);
-        id
+        let table = &mut self.table;
+        *self.ids.entry(*c).or_insert_with(|| {
+            table.push(*c);
+            (table.len() - 1) as u32
+        })
     }
     /// Record `places`, each with an index into `table` (one walk's own
     /// table): each distinct state is looked up once, not each place.

@@ -486,24 +486,27 @@ fn resolve_branches(
             blocks,
         }
     };
-    if !insns.is_empty() && insns.len() <= chunk {
+    let r = if !insns.is_empty() && insns.len() <= chunk {
         // One chunk (most sections; an LTO vmlinux.o has one per function):
         // its parts are the section's, without the threads' bookkeeping.
-        let r = resolve(0, insns);
-        code.kinds = r.kinds;
-        code.far = r.far;
-        code.dests = r.dests;
-        code.links = r.links;
-        code.transfers = r.transfers;
-        code.transfer_blocks = r.blocks;
-        code.computed = r.computed;
-        return;
-    }
-    let chunks: Vec<Resolved> = insns
-        .par_chunks(chunk)
-        .enumerate()
-        .map(|(c, part)| resolve(c, part))
-        .collect();
+        resolve(0, insns)
+    } else {
+        let chunks = (insns.par_chunks(chunk).enumerate())
+            .map(|(c, part)| resolve(c, part))
+            .collect();
+        merge_resolved(chunks, insns.len())
+    };
+    code.kinds = r.kinds;
+    code.far = r.far;
+    code.dests = r.dests;
+    code.links = r.links;
+    code.transfers = r.transfers;
+    code.transfer_blocks = r.blocks;
+    code.computed = r.computed;
+}
+
+/// One section's parts from its chunks' (`n_insns` instructions in all).
+fn merge_resolved(chunks: Vec<Resolved>, n_insns: usize) -> Resolved {
     // Where each chunk's parts start in the section's; then every chunk's
     // parts are copied into place in parallel, its far destinations and
     // transfer counts renumbered (on vmlinux.o's .text one thread merging a
@@ -521,7 +524,7 @@ fn resolve_branches(
     let mut links = vec![0u32; n];
     let mut far = vec![Dest::None; n_far];
     let mut computed = vec![0u32; n_computed];
-    let mut transfer_blocks = vec![0u32; insns.len().div_ceil(TRANSFER_BLOCK)];
+    let mut transfer_blocks = vec![0u32; n_insns.div_ceil(TRANSFER_BLOCK)];
     let mut places = Vec::with_capacity(chunks.len());
     {
         let mut rest = (
@@ -558,13 +561,15 @@ fn resolve_branches(
             }
         },
     );
-    code.far = far;
-    code.dests = dests;
-    code.links = links;
-    code.kinds = chunks.iter().fold(0, |k, c| k | c.kinds);
-    code.transfers = transfers;
-    code.transfer_blocks = transfer_blocks;
-    code.computed = computed;
+    Resolved {
+        kinds: chunks.iter().fold(0, |k, c| k | c.kinds),
+        far,
+        transfers,
+        dests,
+        links,
+        computed,
+        blocks: transfer_blocks,
+    }
 }
 
 #[cfg(test)]
