@@ -2072,15 +2072,26 @@ fn analyze_with(cx: &Ctx, p: Policy) -> Facts {
     merge(walked, &mut facts);
     // objtool's validate_unwind_hints: code only unwind hints lead to
     // (entry code), walked from each hint no walk reached, in address order.
-    let mut scratch = Scratch::default();
-    for ((sec, off), _) in m.special().hints() {
-        let Some(i) = m.section_code(sec).and_then(|c| c.index_at(off)) else {
-            continue;
-        };
-        if hints_seen.contains(&(sec, i)) {
+    // Every such hint is walked at once, on every thread; a walk whose hint
+    // an earlier one reached is dropped unread, as it would not have been
+    // taken (a walk depends on its hint alone).
+    let pending: Vec<Loc> = m
+        .special()
+        .hints()
+        .iter()
+        .filter_map(|&((sec, off), _)| Some((sec, m.section_code(sec)?.index_at(off)?)))
+        .filter(|at| !hints_seen.contains(at))
+        .collect();
+    let hint_walks: Vec<RootFacts> = pending
+        .par_iter()
+        .map_init(Scratch::default, |scr, &at| {
+            walk_hint(cx, &p, &walker, at, scr)
+        })
+        .collect();
+    for (at, r) in pending.iter().zip(hint_walks) {
+        if hints_seen.contains(at) {
             continue;
         }
-        let r = walk_hint(cx, &p, &walker, (sec, i), &mut scratch);
         hints_seen.extend(r.hints_seen.iter().copied());
         absorb(m, &mut facts, r);
     }
@@ -2105,137 +2116,173 @@ fn analyze_with(cx: &Ctx, p: Policy) -> Facts {
 fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
     let m = cx.model;
     let obj = m.obj;
+    // The runs, found on every thread a stretch between functions at a time
+    // (a vmlinux.o's code is nearly all one section); the lookups that judge
+    // them are built only if there is one. On one thread this tail of the
+    // walk was 4% of vmlinux.o's wall time at -j 2.
+    let stretches: Vec<(usize, &SectionCode, u64, u64)> = m
+        .code
+        .iter()
+        .enumerate()
+        .filter_map(|(sec, code)| Some((sec, code.as_deref()?)))
+        .filter(|&(sec, _)| crate::model::orc::has_orc(m, sec))
+        .flat_map(|(sec, code)| {
+            m.outside_functions(sec)
+                .into_iter()
+                .map(move |(a, b)| (sec, code, a, b))
+        })
+        .collect();
+    let runs: Vec<(usize, &SectionCode, Run)> = stretches
+        .par_iter()
+        .with_min_len(64)
+        .flat_map_iter(|&(sec, code, a, b)| {
+            unreached_runs(m, facts, sec, code, a, b)
+                .into_iter()
+                .map(move |r| (sec, code, r))
+        })
+        .collect();
+    if runs.is_empty() {
+        return Vec::new();
+    }
     // Linked: told so, a module, a vmlinux.o, or a partial link of several
     // objects (`ld -r`: more than one source file's symbol).
-    let linked = std::cell::OnceCell::new();
-    let linked = || {
-        *linked.get_or_init(|| {
-            cx.opts.link
-                || !obj.sections_named(".gnu.linkonce.this_module").is_empty()
-                || obj.banner_release().is_some()
-                || obj
-                    .symbols
-                    .iter()
-                    .filter(|s| s.st_type == crate::elf::STT_FILE)
-                    .nth(1)
-                    .is_some()
-        })
-    };
-    let mut out = Vec::new();
+    let linked = cx.opts.link
+        || !obj.sections_named(".gnu.linkonce.this_module").is_empty()
+        || obj.banner_release().is_some()
+        || obj
+            .symbols
+            .iter()
+            .filter(|s| s.st_type == crate::elf::STT_FILE)
+            .nth(1)
+            .is_some();
     // Sized symbols of any kind (not only code routines: a linked object's
-    // code may lie in a data symbol's range), built only if needed.
-    let mut covered: Option<Vec<(usize, u64, u64)>> = None;
-    let mut sites: Option<PatchSites> = None;
+    // code may lie in a data symbol's range).
+    let (sites, covered) = rayon::join(
+        || PatchSites::new(cx),
+        || {
+            if linked {
+                sized_symbols(obj)
+            } else {
+                Vec::new()
+            }
+        },
+    );
     let mut referenced: Option<Vec<CodeRef>> = None;
-    for (sec, code) in m.code.iter().enumerate() {
-        let Some(code) = code else { continue };
-        if !crate::model::orc::has_orc(m, sec) {
+    let mut out = Vec::new();
+    for (sec, code, r) in runs {
+        let off = code.insns[r.first].offset();
+        // A patch site's NOPs before a function (patchable-entry judges
+        // what is there).
+        if sites.contains(sec, off) {
             continue;
         }
-        let data = obj.section_data(sec);
-        for (a, b) in m.outside_functions(sec) {
-            let mut i = code.lower_bound(a);
-            // The current run: its first instruction, the instructions
-            // counted, and the span it covers (from the end of the last
-            // instruction reached, or of a function, to its last one's end).
-            let mut run: Option<Run> = None;
-            let mut span_from = a;
-            let mut flush = |run: &mut Option<Run>| {
-                let Some(r) = run.take() else { return };
-                let off = code.insns[r.first].offset();
-                // A patch site's NOPs before a function (patchable-entry
-                // judges what is there).
-                let sites = sites.get_or_insert_with(|| PatchSites::new(cx));
-                if sites.contains(sec, off) {
-                    return;
-                }
-                let mut why = String::new();
-                if linked() {
-                    let c = covered.get_or_insert_with(|| {
-                        let mut v: Vec<(usize, u64, u64)> = obj
-                            .symbols
-                            .iter()
-                            .filter(|s| s.size > 0 && matches!(s.st_type, 0..=2))
-                            .filter_map(|s| {
-                                Some((s.section_index()?, s.value, s.value.saturating_add(s.size)))
-                            })
-                            .collect();
-                        v.sort_unstable();
-                        v
-                    });
-                    let k = c.partition_point(|&(s, v, _)| (s, v) <= (sec, off));
-                    let in_symbol = c[..k]
-                        .iter()
-                        .rev()
-                        .take_while(|x| x.0 == sec)
-                        .any(|x| off < x.2);
-                    if !in_symbol {
-                        // Dead unless something points into it: code that
-                        // computes a branch into its own out-of-line part
-                        // (arm64 aes-modes.S's `adr x16, 1f; sub x16, x16,
-                        // x12, lsl #3; br x16` in a `.subsection`).
-                        let refs = referenced.get_or_insert_with(|| code_refs(cx));
-                        let at = refs.partition_point(|x| (x.0, x.1) < (sec, r.from));
-                        match refs.get(at).filter(|x| x.0 == sec && x.1 < r.to) {
-                            Some(&(_, _, from)) => {
-                                why = format!(
-                                    "; no symbol covers them, {} points into them",
-                                    m.place_name(from.0, from.1)
-                                )
-                            }
-                            None => return,
-                        }
+        let mut why = String::new();
+        if linked {
+            let k = covered.partition_point(|&(s, v, _)| (s, v) <= (sec, off));
+            let in_symbol = covered[..k]
+                .iter()
+                .rev()
+                .take_while(|x| x.0 == sec)
+                .any(|x| off < x.2);
+            if !in_symbol {
+                // Dead unless something points into it: code that computes a
+                // branch into its own out-of-line part (arm64 aes-modes.S's
+                // `adr x16, 1f; sub x16, x16, x12, lsl #3; br x16` in a
+                // `.subsection`).
+                let refs = referenced.get_or_insert_with(|| code_refs(cx));
+                let at = refs.partition_point(|x| (x.0, x.1) < (sec, r.from));
+                match refs.get(at).filter(|x| x.0 == sec && x.1 < r.to) {
+                    Some(&(_, _, from)) => {
+                        why = format!(
+                            "; no symbol covers them, {} points into them",
+                            m.place_name(from.0, from.1)
+                        )
                     }
+                    None => continue,
                 }
-                out.push(Gap::new(
-                    Cause::UnwalkedCode,
-                    (sec, off),
-                    format!(
-                        "{} not reached{why}",
-                        super::analysis_incomplete::plural(r.n, "instruction", "instructions")
-                    ),
-                ));
-            };
-            while i < code.insns.len() && code.insns[i].offset() < b {
-                let ins = &code.insns[i];
-                // Padding first: most code between functions is.
-                let filler = matches!(
-                    ins.kind,
-                    Kind::Nop | Kind::Breakpoint | Kind::Invalid | Kind::Pad(_) | Kind::Trap
-                );
-                if filler && run.is_none() {
-                    i += 1;
-                    continue;
-                }
-                if facts.reached.contains((sec, i)) {
-                    flush(&mut run);
-                    span_from = ins.end();
-                } else if !filler
-                    && data
-                        .get(ins.offset() as usize..)
-                        .is_none_or(|b| m.dec.speculation_barrier(b).is_none())
-                {
-                    match &mut run {
-                        Some(r) => {
-                            r.n += 1;
-                            r.to = ins.end();
-                        }
-                        None => {
-                            run = Some(Run {
-                                first: i,
-                                n: 1,
-                                from: span_from,
-                                to: ins.end(),
-                            })
-                        }
-                    }
-                }
-                i += 1;
             }
-            flush(&mut run);
         }
+        out.push(Gap::new(
+            Cause::UnwalkedCode,
+            (sec, off),
+            format!(
+                "{} not reached{why}",
+                super::analysis_incomplete::plural(r.n, "instruction", "instructions")
+            ),
+        ));
     }
     out
+}
+
+/// The runs of code in `[a, b)` of `sec`, a stretch outside every function,
+/// that no path reached (padding, traps and speculation barriers not
+/// counted), in order.
+fn unreached_runs(
+    m: &Model,
+    facts: &Facts,
+    sec: usize,
+    code: &SectionCode,
+    a: u64,
+    b: u64,
+) -> Vec<Run> {
+    let data = m.obj.section_data(sec);
+    let mut out = Vec::new();
+    let mut i = code.lower_bound(a);
+    // The current run: its first instruction, the instructions counted, and
+    // the span it covers (from the end of the last instruction reached, or
+    // of a function, to its last one's end).
+    let mut run: Option<Run> = None;
+    let mut span_from = a;
+    while i < code.insns.len() && code.insns[i].offset() < b {
+        let ins = &code.insns[i];
+        // Padding first: most code between functions is.
+        let filler = matches!(
+            ins.kind,
+            Kind::Nop | Kind::Breakpoint | Kind::Invalid | Kind::Pad(_) | Kind::Trap
+        );
+        if filler && run.is_none() {
+            i += 1;
+            continue;
+        }
+        if facts.reached.contains((sec, i)) {
+            out.extend(run.take());
+            span_from = ins.end();
+        } else if !filler
+            && data
+                .get(ins.offset() as usize..)
+                .is_none_or(|b| m.dec.speculation_barrier(b).is_none())
+        {
+            match &mut run {
+                Some(r) => {
+                    r.n += 1;
+                    r.to = ins.end();
+                }
+                None => {
+                    run = Some(Run {
+                        first: i,
+                        n: 1,
+                        from: span_from,
+                        to: ins.end(),
+                    })
+                }
+            }
+        }
+        i += 1;
+    }
+    out.extend(run);
+    out
+}
+
+/// Sized symbols of any kind as (section, start, end), sorted.
+fn sized_symbols(obj: &crate::elf::Object) -> Vec<(usize, u64, u64)> {
+    let mut v: Vec<(usize, u64, u64)> = obj
+        .symbols
+        .iter()
+        .filter(|s| s.size > 0 && matches!(s.st_type, 0..=2))
+        .filter_map(|s| Some((s.section_index()?, s.value, s.value.saturating_add(s.size))))
+        .collect();
+    v.par_sort_unstable();
+    v
 }
 
 /// A run of code no path reached ([`unwalked_code`]).
@@ -2263,7 +2310,7 @@ fn code_refs(cx: &Ctx) -> Vec<CodeRef> {
             (r.to_section(), r.to_offset(), from)
         })
         .collect();
-    v.sort_unstable();
+    v.par_sort_unstable();
     v
 }
 
@@ -2289,7 +2336,7 @@ impl PatchSites {
     }
 
     fn from_ranges(mut ranges: Vec<(usize, u64, u64)>) -> PatchSites {
-        ranges.sort_unstable();
+        ranges.par_sort_unstable();
         let mut reach = Vec::with_capacity(ranges.len());
         for (k, r) in ranges.iter().enumerate() {
             let before = match k.checked_sub(1) {

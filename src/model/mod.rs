@@ -97,6 +97,15 @@ pub struct Model<'a> {
 /// smaller ones are decoded together.
 const DECODE_JOB: u64 = 64 << 10;
 
+/// Drop a model's code on every thread, each section's instructions apart
+/// from the rest of it.
+pub fn free_code(code: Vec<Option<Box<SectionCode>>>) {
+    code.into_par_iter().flatten().for_each(|mut c| {
+        let insns = std::mem::take(&mut c.insns);
+        rayon::join(|| drop(insns), || drop(c));
+    });
+}
+
 impl<'a> Model<'a> {
     pub fn build(obj: &'a Object<'a>, rules: &Rules) -> Model<'a> {
         Model::build_then(obj, rules, None, &|| {})
@@ -246,27 +255,43 @@ impl<'a> Model<'a> {
         decoded();
         // The special tables' marks beside what else needs the code (on
         // vmlinux.o the marks alone took 11 ms with the other thread idle).
-        let (special, (exclusive, functions, reach)) = rayon::join(
-            || special::Special::build(obj, &code, &alts, &rules.special, kernel, &orc_numbering),
-            || {
-                let exclusive = alts.uaccess_exclusive(&code);
-                let mut functions = functions;
-                for f in functions.iter_mut() {
-                    if let Some(c) = &code[f.section] {
-                        f.insns = c.lower_bound(f.start)..c.lower_bound(f.end);
+        let (special, (exclusive, functions, reach, noreturn_labels, noreturn_markers)) =
+            rayon::join(
+                || {
+                    special::Special::build(
+                        obj,
+                        &code,
+                        &alts,
+                        &rules.special,
+                        kernel,
+                        &orc_numbering,
+                    )
+                },
+                || {
+                    let exclusive = alts.uaccess_exclusive(&code);
+                    let mut functions = functions;
+                    for f in functions.iter_mut() {
+                        if let Some(c) = &code[f.section] {
+                            f.insns = c.lower_bound(f.start)..c.lower_bound(f.end);
+                        }
                     }
-                }
-                let mut reach: Vec<u64> = Vec::with_capacity(functions.len());
-                for (i, f) in functions.iter().enumerate() {
-                    let before = match i.checked_sub(1).map(|p| &functions[p]) {
-                        Some(p) if p.section == f.section => reach[i - 1],
-                        _ => 0,
-                    };
-                    reach.push(f.end.max(before));
-                }
-                (exclusive, functions, reach)
-            },
-        );
+                    let mut reach: Vec<u64> = Vec::with_capacity(functions.len());
+                    for (i, f) in functions.iter().enumerate() {
+                        let before = match i.checked_sub(1).map(|p| &functions[p]) {
+                            Some(p) if p.section == f.section => reach[i - 1],
+                            _ => 0,
+                        };
+                        reach.push(f.end.max(before));
+                    }
+                    (
+                        exclusive,
+                        functions,
+                        reach,
+                        noreturn::listed_labels(obj, &listed_noreturn),
+                        noreturn::markers(obj, rules.noreturn_markers()),
+                    )
+                },
+            );
         alts.mark_exclusive(&exclusive);
         let mut code = code;
         special.unmark_plain(&mut code);
@@ -279,9 +304,9 @@ impl<'a> Model<'a> {
             exports_asked: false,
             functions,
             starts,
-            noreturn_labels: noreturn::listed_labels(obj, &listed_noreturn),
+            noreturn_labels,
             listed_noreturn,
-            noreturn_markers: noreturn::markers(obj, rules.noreturn_markers()),
+            noreturn_markers,
             landing: std::sync::OnceLock::new(),
             patchable: std::sync::OnceLock::new(),
             jump_tables: std::sync::OnceLock::new(),
