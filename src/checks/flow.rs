@@ -2122,11 +2122,12 @@ fn unwalked_code(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
     // walk was 4% of vmlinux.o's wall time at -j 2.
     let stretches: Vec<(usize, &SectionCode, u64, u64)> = m
         .code
-        .iter()
+        .par_iter()
         .enumerate()
+        .with_min_len(256)
         .filter_map(|(sec, code)| Some((sec, code.as_deref()?)))
         .filter(|&(sec, _)| crate::model::orc::has_orc(m, sec))
-        .flat_map(|(sec, code)| {
+        .flat_map_iter(|(sec, code)| {
             m.outside_functions(sec)
                 .into_iter()
                 .map(move |(a, b)| (sec, code, a, b))
@@ -2365,52 +2366,60 @@ impl PatchSites {
 /// pad.
 fn unwalked_labels(cx: &Ctx, facts: &Facts) -> Vec<Gap> {
     let m = cx.model;
-    let mut out = Vec::new();
-    let mut taken: Option<FxHashSet<(usize, u64)>> = None;
-    for (fi, f) in m.functions.iter().enumerate() {
-        let range = m.insn_range(f);
-        if f.prefix || facts.reached.all(f.section, range.clone()) || facts.cut.contains(&fi) {
-            continue;
-        }
-        let Some(code) = m.section_code(f.section) else {
-            continue;
-        };
-        let mut first = None;
-        let mut count = 0usize;
-        for i in range {
-            let ins = &code.insns[i];
-            let off = ins.offset();
-            if !matches!(ins.kind, Kind::Pad(_))
-                || off == f.start
-                || facts.reached.contains((f.section, i))
-                || m.symbol_starts_at(f.section, off)
-            {
-                continue;
-            }
-            let taken = taken.get_or_insert_with(|| {
-                m.address_taken(&cx.rules.landing_pads)
-                    .refs
-                    .iter()
-                    .map(|r| (r.to_section(), r.to_offset()))
-                    .collect()
-            });
-            if taken.contains(&(f.section, off)) {
-                first.get_or_insert(off);
-                count += 1;
-            }
-        }
-        if let Some(off) = first {
-            out.push(Gap::new(
+    // The unreached pads of each function not wholly reached, in parallel
+    // runs (one thread went over vmlinux.o's functions here).
+    let unreached_pads: Vec<Vec<(usize, u64)>> = m
+        .functions
+        .par_iter()
+        .enumerate()
+        .with_min_len(256)
+        .filter(|&(fi, f)| {
+            !(f.prefix || facts.reached.all(f.section, m.insn_range(f)) || facts.cut.contains(&fi))
+        })
+        .filter_map(|(_, f)| {
+            let code = m.section_code(f.section)?;
+            let pads: Vec<(usize, u64)> = m
+                .insn_range(f)
+                .filter_map(|i| {
+                    let ins = &code.insns[i];
+                    let off = ins.offset();
+                    (matches!(ins.kind, Kind::Pad(_))
+                        && off != f.start
+                        && !facts.reached.contains((f.section, i))
+                        && !m.symbol_starts_at(f.section, off))
+                    .then_some((f.section, off))
+                })
+                .collect();
+            (!pads.is_empty()).then_some(pads)
+        })
+        .collect();
+    if unreached_pads.is_empty() {
+        return Vec::new();
+    }
+    // Looked up after the parallel runs: built inside one, it could make a
+    // worker wait for a build that another run it took is waiting for.
+    let taken: FxHashSet<(usize, u64)> = m
+        .address_taken(&cx.rules.landing_pads)
+        .refs
+        .iter()
+        .map(|r| (r.to_section(), r.to_offset()))
+        .collect();
+    unreached_pads
+        .into_iter()
+        .filter_map(|pads| {
+            let mut hit = pads.iter().filter(|p| taken.contains(p));
+            let &(sec, off) = hit.next()?;
+            let count = 1 + hit.count();
+            Some(Gap::new(
                 Cause::UnwalkedLabel,
-                (f.section, off),
+                (sec, off),
                 format!(
                     "{} not reached",
                     super::analysis_incomplete::plural(count, "landing pad", "landing pads")
                 ),
-            ));
-        }
-    }
-    out
+            ))
+        })
+        .collect()
 }
 
 /// Roots walked between merges of their findings.

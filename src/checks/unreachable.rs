@@ -42,80 +42,105 @@ impl Check for Unreachable {
             return;
         }
         let r = &cx.rules.unreachable;
-        // Asked only where something was not reached.
-        let entered = std::cell::OnceCell::new();
-        for (fi, f) in m.functions.iter().enumerate() {
-            if facts.reached.all(f.section, m.insn_range(f)) {
-                continue;
-            }
-            if f.prefix
-                || facts.cut.contains(&fi)
-                || m.special().non_standard.contains(&(f.section, f.start))
-                || !r.skip_function.is_empty()
-                    && cx.rules.unreachable_skipped(
-                        m.obj.machine,
-                        f.name,
-                        m.obj.section_name(f.section),
-                    )
-            {
-                continue;
-            }
-            let Some(code) = m.section_code(f.section) else {
-                continue;
-            };
-            let range = m.insn_range(f);
-            // Nested symbols: judged as part of the one that holds them.
-            if m.function_containing(f.section, f.start) != Some(fi) {
-                continue;
-            }
-            let mut thunk_end = 0;
-            // In a run of unreached code that starts where execution can
-            // enter from elsewhere (a call or jump from another function, a
-            // symbol, a landing pad: entry code whose unwind hints a
-            // linked module lost).
-            let mut entry_run = false;
-            for i in range.clone() {
-                if facts.reached.contains((f.section, i)) {
-                    entry_run = false;
-                    continue;
-                }
-                if i < thunk_end || entry_run {
-                    continue;
-                }
-                let off = code.insns[i].offset();
-                // After a call, unless the callee is declared noreturn (a
-                // call to a label comes back there; a noreturn objlint only
-                // proved is news to the compiler, which keeps what follows).
-                let after_call =
-                    i > range.start && code.calls_named(i - 1) && !listed_noreturn(cx, code, i - 1);
-                if after_call
-                    || entered
-                        .get_or_init(|| entered_places(m))
-                        .contains(&(f.section, off))
-                    || (off != f.start && m.symbol_starts_at(f.section, off))
-                    || matches!(code.insns[i].kind, Kind::Pad(_))
-                {
-                    entry_run = true;
-                    continue;
-                }
-                let ins = &code.insns[i];
-                // Code of another function nested in this one is its own.
-                if m.function_containing(f.section, ins.offset()) != Some(fi) {
-                    continue;
-                }
-                if let Some(n) = call_thunk_len(m, f.section, code, i) {
-                    thunk_end = i + n;
-                    continue;
-                }
-                if ignored(cx, f.section, code, i, range.start) {
-                    continue;
-                }
-                out.push(report(cx, f.section, code, i, range.start));
-                break;
-            }
+        // The functions to look into, then each looked into, in parallel
+        // runs, findings in function order (on an LTO vmlinux.o this rule
+        // finished last, on one thread).
+        let candidates: Vec<usize> = m
+            .functions
+            .par_iter()
+            .enumerate()
+            .with_min_len(UNREACHABLE_CHUNK)
+            .filter(|&(fi, f)| {
+                !(facts.reached.all(f.section, m.insn_range(f))
+                    || f.prefix
+                    || facts.cut.contains(&fi)
+                    || m.special().non_standard.contains(&(f.section, f.start))
+                    || !r.skip_function.is_empty()
+                        && cx.rules.unreachable_skipped(
+                            m.obj.machine,
+                            f.name,
+                            m.obj.section_name(f.section),
+                        ))
+            })
+            .map(|(fi, _)| fi)
+            .collect();
+        if candidates.is_empty() {
+            return;
         }
+        // Built here, not on first use inside the parallel runs: a worker
+        // building it could take another run that waits for it.
+        let entered = entered_places(m);
+        let found: Vec<Finding> = candidates
+            .par_iter()
+            .with_min_len(UNREACHABLE_CHUNK)
+            .filter_map(|&fi| first_unreached(cx, facts, &entered, fi))
+            .collect();
+        out.extend(found);
     }
 }
+
+/// The finding for function `fi`'s first instruction no path reached, if
+/// one is to be reported.
+fn first_unreached(
+    cx: &Ctx,
+    facts: &super::flow::Facts,
+    entered: &rustc_hash::FxHashSet<(usize, u64)>,
+    fi: usize,
+) -> Option<Finding> {
+    let m = cx.model;
+    let f = &m.functions[fi];
+    let code = m.section_code(f.section)?;
+    let range = m.insn_range(f);
+    // Nested symbols: judged as part of the one that holds them.
+    if m.function_containing(f.section, f.start) != Some(fi) {
+        return None;
+    }
+    let mut thunk_end = 0;
+    // In a run of unreached code that starts where execution can enter from
+    // elsewhere (a call or jump from another function, a symbol, a landing
+    // pad: entry code whose unwind hints a linked module lost).
+    let mut entry_run = false;
+    for i in range.clone() {
+        if facts.reached.contains((f.section, i)) {
+            entry_run = false;
+            continue;
+        }
+        if i < thunk_end || entry_run {
+            continue;
+        }
+        let off = code.insns[i].offset();
+        // After a call, unless the callee is declared noreturn (a call to a
+        // label comes back there; a noreturn objlint only proved is news to
+        // the compiler, which keeps what follows).
+        let after_call =
+            i > range.start && code.calls_named(i - 1) && !listed_noreturn(cx, code, i - 1);
+        if after_call
+            || entered.contains(&(f.section, off))
+            || (off != f.start && m.symbol_starts_at(f.section, off))
+            || matches!(code.insns[i].kind, Kind::Pad(_))
+        {
+            entry_run = true;
+            continue;
+        }
+        let ins = &code.insns[i];
+        // Code of another function nested in this one is its own.
+        if m.function_containing(f.section, ins.offset()) != Some(fi) {
+            continue;
+        }
+        if let Some(n) = call_thunk_len(m, f.section, code, i) {
+            thunk_end = i + n;
+            continue;
+        }
+        if ignored(cx, f.section, code, i, range.start) {
+            continue;
+        }
+        return Some(report(cx, f.section, code, i, range.start));
+    }
+    None
+}
+
+/// Functions per unit of parallel work in [`Unreachable`]'s walk over them.
+const UNREACHABLE_CHUNK: usize = 256;
 
 /// Places inside functions that execution enters from elsewhere: calls to
 /// them, and jumps from other functions (`bl .L__pmull_p8_core2`).

@@ -196,7 +196,7 @@ impl<'a> Model<'a> {
                 jobs.push(job);
                 rest = later;
             }
-            let decoded: Vec<(usize, SectionCode)> = jobs
+            let decoded: Vec<(usize, Box<SectionCode>)> = jobs
                 .par_iter()
                 .with_max_len(1)
                 .flat_map_iter(|job| {
@@ -212,14 +212,14 @@ impl<'a> Model<'a> {
                                 rules.noreturn_syscalls(obj.machine),
                             )
                         });
-                        (i, c)
+                        (i, Box::new(c))
                     })
                 })
                 .collect();
             let mut code: Vec<Option<Box<SectionCode>>> =
                 (0..obj.sections.len()).map(|_| None).collect();
             for (i, c) in decoded {
-                code[i] = Some(Box::new(c));
+                code[i] = Some(c);
             }
             code
         };

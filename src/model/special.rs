@@ -594,13 +594,18 @@ impl Special {
             .extend(alts.dangling.iter().map(|&e| Dangling::new(e, None)));
         sp.annotated = obj.sections.iter().any(|s| s.name.starts_with(".discard."));
         sp.non_standard.sort_unstable();
-        sp.bits = code
-            .iter()
-            .map(|c| vec![0u64; c.as_ref().map_or(0, |c| c.insns.len().div_ceil(64))])
-            .collect();
+        // Bits only for sections with a mark (an LTO vmlinux.o has 57,032
+        // sections of code, most without).
+        sp.bits = vec![Vec::new(); code.len()];
         for &(s, off) in sp.marks.keys() {
-            if let Some(i) = index((s, off)) {
-                sp.bits[s][i / 64] |= 1 << (i % 64);
+            if let Some(c) = code.get(s).and_then(Option::as_deref)
+                && let Some(i) = c.index_at(off)
+            {
+                let bits = &mut sp.bits[s];
+                if bits.is_empty() {
+                    *bits = vec![0u64; c.insns.len().div_ceil(64)];
+                }
+                bits[i / 64] |= 1 << (i % 64);
             }
         }
         sp
