@@ -449,6 +449,17 @@ fn output_is_the_same_whatever_the_thread_count() {
         assert_eq!(one, run("2"), "{format}");
         assert_eq!(one, run("2"), "{format} (again)");
     }
+    // The stack fixtures and the incomplete ones: walks from unwind hints,
+    // unreached code and pads, judged in parallel inside one object.
+    for dir in ["testdata/stack", "testdata/incomplete"] {
+        let run = |j: &str| {
+            let out = objlint(&root(), &["check", "--format", "json", "-q", "-j", j, dir]);
+            (out.status.code(), out.stdout)
+        };
+        let one = run("1");
+        assert!(!one.1.is_empty(), "{dir}");
+        assert_eq!(one, run("4"), "{dir}");
+    }
 }
 
 #[test]
