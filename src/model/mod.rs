@@ -253,7 +253,8 @@ impl<'a> Model<'a> {
         let (code, (sym_flags, flagged_at, symbol_starts, listed_noreturn)) =
             rayon::join(decode_all, of_symbols);
         decoded();
-        // The special tables' marks beside what else needs the code (on
+        // The special tables' marks beside what else needs the code, and
+        // the noreturn labels and markers, which need only the object (on
         // vmlinux.o the marks alone took 11 ms with the other thread idle).
         let (special, (exclusive, functions, reach, noreturn_labels, noreturn_markers)) =
             rayon::join(
