@@ -409,7 +409,8 @@ pub struct Object<'a> {
     deferred: Vec<Deferred>,
     /// The addends of relocations that need more than 48 bits.
     wide_addends: Vec<i64>,
-    reloc_sections: Vec<Vec<usize>>,
+    /// The relocation sections read at parse, in the order read.
+    reloc_sections: Vec<usize>,
     mapping: Vec<Vec<(u64, Mapping)>>,
     /// Section indices by the hash of their name, then name, then index:
     /// those of one name are a run.
@@ -723,7 +724,7 @@ impl<'a> Object<'a> {
             relocs: vec![Vec::new(); sections.len()],
             deferred: Vec::new(),
             wide_addends: Vec::new(),
-            reloc_sections: vec![Vec::new(); sections.len()],
+            reloc_sections: Vec::new(),
             mapping: vec![Vec::new(); sections.len()],
             by_name: Vec::new(),
             name_hashes: Vec::new(),
@@ -949,7 +950,7 @@ impl<'a> Object<'a> {
                 }
                 self.wide_addends.extend(wide);
             }
-            self.reloc_sections[target].push(i);
+            self.reloc_sections.push(i);
             if deferred {
                 self.deferred.push(Deferred {
                     target,
@@ -1174,7 +1175,7 @@ impl<'a> Object<'a> {
     /// `.symtab_shndx` (into [`Object::symbols`]; names stay in `.strtab`).
     pub fn parsed_bytes(&self) -> Vec<std::ops::Range<usize>> {
         let tables = [self.symtab, self.symtab_shndx];
-        let parsed = self.reloc_sections.iter().flatten().copied();
+        let parsed = self.reloc_sections.iter().copied();
         parsed
             .chain(tables.into_iter().flatten())
             .map(|i| self.sections[i].file_range())
