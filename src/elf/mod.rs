@@ -411,6 +411,7 @@ pub struct Object<'a> {
     wide_addends: Vec<i64>,
     /// The relocation sections read at parse, in the order read.
     reloc_sections: Vec<usize>,
+    /// arm64 mapping symbols by section (no list at all elsewhere).
     mapping: Vec<Vec<(u64, Mapping)>>,
     /// Section indices by the hash of their name, then name, then index:
     /// those of one name are a run.
@@ -725,7 +726,7 @@ impl<'a> Object<'a> {
             deferred: Vec::new(),
             wide_addends: Vec::new(),
             reloc_sections: Vec::new(),
-            mapping: vec![Vec::new(); sections.len()],
+            mapping: Vec::new(),
             by_name: Vec::new(),
             name_hashes: Vec::new(),
             symbols: Vec::new(),
@@ -1103,6 +1104,9 @@ impl<'a> Object<'a> {
         if self.machine != Machine::Aarch64 {
             return;
         }
+        // Only arm64 has them: elsewhere no list per section at all (an LTO
+        // vmlinux.o has 284,616 sections).
+        self.mapping = vec![Vec::new(); self.sections.len()];
         for sym in &self.symbols {
             let Some(kind) = sym.mapping() else {
                 continue;
@@ -1349,7 +1353,7 @@ impl<'a> Object<'a> {
 
     /// arm64 mapping symbols of a section, sorted by offset. Empty on x86.
     pub fn mapping(&self, section: usize) -> &[(u64, Mapping)] {
-        &self.mapping[section]
+        self.mapping.get(section).map_or(&[], Vec::as_slice)
     }
 
     /// The code ranges of an executable section: everything on x86; on arm64
@@ -1357,12 +1361,12 @@ impl<'a> Object<'a> {
     /// symbols at all, as in some hand-written objects).
     /// Whether mapping symbols (`$x`/`$d`) tell code from data in `section`.
     pub fn has_mapping_symbols(&self, section: usize) -> bool {
-        !self.mapping[section].is_empty()
+        !self.mapping(section).is_empty()
     }
 
     pub fn code_ranges(&self, section: usize) -> Vec<(u64, u64)> {
         let size = self.sections[section].size;
-        let m = &self.mapping[section];
+        let m = self.mapping(section);
         if m.is_empty() {
             return vec![(0, size)];
         }
