@@ -821,7 +821,6 @@ impl<'a> Object<'a> {
     /// the budget) is read again in order, for the first error in order.
     fn read_symbols(&self, t: &SymtabLayout<'a>) -> Result<Vec<Symbol<'a>>, ElfError> {
         if t.count() >= PARALLEL_SYMBOLS {
-            use rayon::prelude::*;
             let bail = std::sync::atomic::AtomicBool::new(false);
             let mut symbols = Vec::new();
             t.raw
@@ -906,7 +905,6 @@ impl<'a> Object<'a> {
     /// relocations); the first error in section order is the one reported.
     /// A deferred table ([`defers_relocs`]) is only checked.
     fn read_reloc_tables(&self, nsyms: usize) -> Result<Vec<(usize, RelocTable, bool)>, ElfError> {
-        use rayon::prelude::*;
         let nsec = self.sections.len();
         let tables: Vec<(usize, bool)> = (0..nsec)
             .filter(|&i| matches!(self.sections[i].sh_type, SHT_RELA | SHT_REL))
@@ -931,7 +929,6 @@ impl<'a> Object<'a> {
         read: Vec<(usize, RelocTable, bool)>,
         nsyms: usize,
     ) -> Result<(), ElfError> {
-        use rayon::prelude::*;
         for (i, t, deferred) in read {
             let RelocTable {
                 target,
