@@ -787,8 +787,8 @@ impl<'m, 'a> Walker<'m, 'a> {
         // in place while it has one way to go.
         let Paths { work, side, succ } = paths;
         work.clear();
-        work.push(((entry, None), init));
-        while let Some((mut at, mut state)) = work.pop() {
+        let (mut at, mut state): (Next, V::State) = ((entry, None), init);
+        loop {
             loop {
                 if v.finished() {
                     return;
@@ -995,6 +995,13 @@ impl<'m, 'a> Walker<'m, 'a> {
                     }
                 }
             }
+            // The next path, its state copied once (a pop moved it twice).
+            let Some((next, s)) = work.last() else {
+                return;
+            };
+            at = *next;
+            state.clone_from(s);
+            work.truncate(work.len() - 1);
         }
     }
 }
