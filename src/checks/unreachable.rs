@@ -165,6 +165,7 @@ fn entered_places(m: &Model) -> rustc_hash::FxHashSet<(usize, u64)> {
     let found: Vec<Vec<(usize, u64)>> = m
         .functions
         .par_chunks(ENTERED_CHUNK)
+        .with_max_len(4)
         .map(|fs| {
             let mut v = Vec::new();
             for f in fs {

@@ -286,6 +286,7 @@ impl AddressTaken {
         }
         let outs: Vec<Found> = units
             .par_iter()
+            .with_max_len(1)
             .map(|u| {
                 let mut out = Found::default();
                 match u {

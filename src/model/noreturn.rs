@@ -371,6 +371,7 @@ impl<'a> Model<'a> {
         let chunks: Vec<Vec<(u32, u32)>> = self
             .functions
             .par_chunks(CALLER_CHUNK)
+            .with_max_len(4)
             .enumerate()
             .map(|(k, fs)| {
                 let mut out = Vec::new();
@@ -456,6 +457,7 @@ impl<'a> Model<'a> {
             .collect();
         let outside: Vec<Vec<(usize, usize)>> = runs
             .par_iter()
+            .with_max_len(1)
             .map(|&(sec, code, first)| {
                 let lo = self.functions.partition_point(|f| f.section < sec);
                 let hi = self.functions.partition_point(|f| f.section <= sec);

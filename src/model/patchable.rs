@@ -558,6 +558,7 @@ impl Patchable {
             let found: Vec<HashCheck> = code
                 .insns
                 .par_chunks(INSN_CHUNK)
+                .with_max_len(1)
                 .enumerate()
                 .flat_map_iter(|(c, run)| checks_in(c, run))
                 .collect();
