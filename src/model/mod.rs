@@ -224,7 +224,7 @@ impl<'a> Model<'a> {
             code
         };
         let of_symbols = || {
-            let sym_flags = thunks::symbol_flags(obj, rules);
+            let (sym_flags, compiler_thunks) = thunks::symbol_flags(obj, rules);
             let flagged_at: FxHashMap<(usize, u64), usize> = obj
                 .symbols
                 .iter()
@@ -248,9 +248,15 @@ impl<'a> Model<'a> {
                 &crate::elf::dwarf::noreturn_names(obj),
                 rules.noreturn_renamed(obj.machine),
             );
-            (sym_flags, flagged_at, symbol_starts, listed_noreturn)
+            (
+                sym_flags,
+                compiler_thunks,
+                flagged_at,
+                symbol_starts,
+                listed_noreturn,
+            )
         };
-        let (code, (sym_flags, flagged_at, symbol_starts, listed_noreturn)) =
+        let (code, (sym_flags, compiler_thunks, flagged_at, symbol_starts, listed_noreturn)) =
             rayon::join(decode_all, of_symbols);
         decoded();
         // The special tables' marks beside what else needs the code, and
@@ -263,6 +269,7 @@ impl<'a> Model<'a> {
                         obj,
                         &code,
                         &alts,
+                        &compiler_thunks,
                         &rules.special,
                         kernel,
                         &orc_numbering,

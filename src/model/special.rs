@@ -244,23 +244,38 @@ impl Special {
         obj: &Object,
         code: &[Option<Box<SectionCode>>],
         alts: &Alternatives,
+        compiler_thunks: &[usize],
         rules: &SpecialRules,
         kernel: Option<crate::rules::KernelVersion>,
         orc: &Result<crate::elf::orc::OrcNumbering, String>,
     ) -> Special {
-        let mut sp = Special::default();
+        let reads = Reads::new(obj, rules, kernel, orc);
+        let mut sp = Special {
+            bits: vec![Vec::new(); code.len()],
+            ..Default::default()
+        };
         let index = |at: At| -> Option<usize> { code.get(at.0)?.as_ref()?.index_at(at.1) };
         let local = |p: &Place| match *p {
             Place::Local { section, offset } => Some((section, offset)),
             _ => None,
         };
         // Marks the instruction at `at`, named by the table entry `entry`;
-        // an entry naming no instruction is kept to be reported.
+        // an entry naming no instruction is kept to be reported. Bits only
+        // for sections with a mark (an LTO vmlinux.o has 57,032 sections of
+        // code, most without).
         let add =
             |sp: &mut Special, entry: At, at: Option<At>, f: &mut dyn FnMut(&mut Marks)| match at
-                .filter(|&a| index(a).is_some())
+                .and_then(|a| Some((a, index(a)?)))
             {
-                Some(a) => f(sp.marks.entry(a).or_default()),
+                Some((a, i)) => {
+                    f(sp.marks.entry(a).or_default());
+                    let bits = &mut sp.bits[a.0];
+                    if bits.is_empty() {
+                        let n = code[a.0].as_ref().map_or(0, |c| c.insns.len());
+                        *bits = vec![0u64; n.div_ceil(64)];
+                    }
+                    bits[i / 64] |= 1 << (i % 64);
+                }
                 None => sp.dangling.push(Dangling::new(entry, at)),
             };
         let entry = |e: &RefEntry| (e.section, e.base);
@@ -275,8 +290,7 @@ impl Special {
             code
         };
 
-        for ex in rules.ex_table.get(obj.machine) {
-            let t = obj.ref_table(&ex.section, ex.size, &[ex.insn, ex.fixup], false);
+        for t in reads.ex {
             sp.unread.extend(t.errors);
             for e in &t.entries {
                 if let Some(fix) = code_target(&mut sp, entry(e), local(&e.refs[1])) {
@@ -290,15 +304,9 @@ impl Special {
         // Sites the source annotated retpoline-safe that a kernel table still
         // lists after the link dropped `.discard.retpoline_safe`: a table's
         // layouts tried in order, the first that fits read.
-        let safe_sites = rules.retpoline_safe_sites.get(obj.machine);
-        let mut tables: Vec<&str> = safe_sites.iter().map(|t| t.section.as_str()).collect();
-        tables.dedup();
-        for name in tables {
-            let layouts = safe_sites.iter().filter(|t| t.section == name);
-            match first_fitting(layouts, |t| {
-                obj.ref_table(&t.section, t.size, &[t.insn], true)
-            }) {
-                Ok((_, table)) => {
+        for (name, fit) in reads.safe_sites {
+            match fit {
+                Ok(table) => {
                     for e in &table.entries {
                         add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
                             m.retpoline_safe = true
@@ -352,8 +360,7 @@ impl Special {
             }
         }
 
-        let jl = &rules.jump_table;
-        let t = obj.ref_table(&jl.section, jl.size, &[jl.code, jl.target], false);
+        let t = reads.jump;
         sp.unread.extend(t.errors);
         for e in &t.entries {
             if let Some(target) = code_target(&mut sp, entry(e), local(&e.refs[1])) {
@@ -365,14 +372,7 @@ impl Special {
 
         // The first layout that fits every __bug_table section.
         let bug = rules.bug_table.get(obj.machine);
-        let bug_sections = obj.sections_named(bug.first().map_or("", |l| &l.section));
-        if !bug_sections.is_empty() {
-            let fit = first_fitting(bug.iter().filter(|l| l.fits_kernel(kernel)), |l| {
-                let mut refs = vec![l.addr];
-                refs.extend(l.format);
-                refs.extend(l.file);
-                obj.ref_table(&l.section, l.size, &refs, true)
-            });
+        if let Some(fit) = reads.bug {
             match fit {
                 Ok((l, t)) => {
                     for e in &t.entries {
@@ -392,39 +392,8 @@ impl Special {
             }
         }
 
-        let h = &rules.unwind_hints;
-        let t = obj.ref_table(&h.section, h.size, &[h.ip], false);
+        let (t, hints) = reads.hints;
         sp.unread.extend(t.errors);
-        // As written: the byte at `signal` was `end` before Linux 6.4; the
-        // register in the object's ORC numbering, read into objlint's.
-        let hints: Result<Vec<Hint>, String> = match orc {
-            _ if t.entries.is_empty() => Ok(Vec::new()),
-            Err(e) => Err(format!("{}: {e}", h.section)),
-            Ok(orc) => {
-                let raw: Vec<Hint> = t
-                    .entries
-                    .iter()
-                    .map(|e| Hint {
-                        sp_reg: orc
-                            .ours(obj.table_u8(e.section, e.base + h.sp_reg))
-                            .unwrap_or(Hint::UNKNOWN_REG),
-                        sp_offset: obj.table_u16(e.section, e.base + h.sp_offset) as i16,
-                        ty: obj.table_u8(e.section, e.base + h.ty),
-                        signal: obj.table_u8(e.section, e.base + h.signal) != 0,
-                    })
-                    .collect();
-                if raw.iter().all(Hint::fits_since_6_4) {
-                    Ok(raw)
-                } else {
-                    raw.iter().map(Hint::from_before_6_4).collect::<Option<_>>().ok_or_else(|| {
-                        format!(
-                            "{}: fits neither numbering of unwind hint types (Linux 6.4 and later, or before)",
-                            h.section
-                        )
-                    })
-                }
-            }
-        };
         match hints {
             Ok(hints) => {
                 for (e, &hint) in t.entries.iter().zip(&hints) {
@@ -436,20 +405,8 @@ impl Special {
             Err(e) => sp.unread.push(e),
         }
 
-        let a = &rules.annotations;
-        // (the entry, the place it names) of each relocation of a list.
-        let list = |name: &str| -> Vec<(At, Option<At>)> {
-            let mut v = Vec::new();
-            for &s in obj.sections_named(name) {
-                for r in obj.relocs(s) {
-                    let at = local(&obj.resolve(r.sym(), obj.addend(r)));
-                    v.push(((s, r.offset()), at));
-                }
-            }
-            v
-        };
         // 6.12: the instruction after the trap (or the section's end).
-        for (e, at) in list(&a.reachable) {
+        for (e, at) in reads.reachable {
             let Some((s, off)) = at else {
                 sp.dangling.push(Dangling::new(e, None));
                 continue;
@@ -468,16 +425,17 @@ impl Special {
                 }),
             }
         }
-        for (e, at) in list(&a.intra_function_calls) {
+        for (e, at) in reads.intra_function_calls {
             add(&mut sp, e, at, &mut |m| m.intra_call = true);
         }
-        for (e, at) in list(&a.ignore_alts) {
+        for (e, at) in reads.ignore_alts {
             add(&mut sp, e, at, &mut |m| m.ignore_alts = true);
         }
-        for (e, at) in list(&a.retpoline_safe) {
+        for (e, at) in reads.retpoline_safe {
             add(&mut sp, e, at, &mut |m| m.retpoline_safe = true);
         }
-        sp.non_standard = list(&a.non_standard)
+        sp.non_standard = reads
+            .non_standard
             .into_iter()
             .filter_map(|(e, at)| {
                 if at.is_none() {
@@ -486,27 +444,16 @@ impl Special {
                 at
             })
             .collect();
-        let ty = &a.typed;
-        for &s in obj.sections_named(&ty.section) {
-            let data = obj.section_data(s);
-            for r in obj.relocs(s) {
-                let kind = data
-                    .get(r.offset() as usize + 4..r.offset() as usize + 8)
-                    .map(|b| u32::from_le_bytes(b.try_into().unwrap()));
-                let Some(kind) = kind.filter(|_| r.offset() % ty.size == 0) else {
-                    continue;
-                };
-                let at = local(&obj.resolve(r.sym(), obj.addend(r)));
-                let e = (s, r.offset());
-                if kind == ty.reachable {
-                    add(&mut sp, e, at, &mut |m| m.resumes = true);
-                } else if kind == ty.intra_function_call {
-                    add(&mut sp, e, at, &mut |m| m.intra_call = true);
-                } else if kind == ty.ignore_alts {
-                    add(&mut sp, e, at, &mut |m| m.skip_version = true);
-                } else if kind == ty.retpoline_safe {
-                    add(&mut sp, e, at, &mut |m| m.retpoline_safe = true);
-                }
+        let ty = &rules.annotations.typed;
+        for (kind, e, at) in reads.typed {
+            if kind == ty.reachable {
+                add(&mut sp, e, at, &mut |m| m.resumes = true);
+            } else if kind == ty.intra_function_call {
+                add(&mut sp, e, at, &mut |m| m.intra_call = true);
+            } else if kind == ty.ignore_alts {
+                add(&mut sp, e, at, &mut |m| m.skip_version = true);
+            } else if kind == ty.retpoline_safe {
+                add(&mut sp, e, at, &mut |m| m.retpoline_safe = true);
             }
         }
         // The retpoline thunks compilers emit (`call 1f; <trap>; 1: mov
@@ -516,18 +463,14 @@ impl Special {
         // Where the object's own CFI covers a thunk, it says the truth there
         // (the call's push stays on the stack to the `ret`), which the
         // hints do not: such thunks are left as they are.
-        let prefixes = rules.compiler_thunks.get(obj.machine);
-        if !prefixes.is_empty() {
+        if !compiler_thunks.is_empty() {
             let func = Hint {
                 sp_reg: crate::elf::orc::ORC_REG_SP,
                 sp_offset: 8,
                 ty: Hint::FUNC,
                 signal: false,
             };
-            for s in obj.symbols.iter().filter(|s| {
-                s.st_type == crate::elf::STT_FUNC
-                    && prefixes.iter().any(|p| s.name.starts_with(p.as_str()))
-            }) {
+            for s in compiler_thunks.iter().map(|&k| &obj.symbols[k]) {
                 let Some(sec) = s.section_index() else {
                     continue;
                 };
@@ -594,20 +537,6 @@ impl Special {
             .extend(alts.dangling.iter().map(|&e| Dangling::new(e, None)));
         sp.annotated = obj.sections.iter().any(|s| s.name.starts_with(".discard."));
         sp.non_standard.sort_unstable();
-        // Bits only for sections with a mark (an LTO vmlinux.o has 57,032
-        // sections of code, most without).
-        sp.bits = vec![Vec::new(); code.len()];
-        for &(s, off) in sp.marks.keys() {
-            if let Some(c) = code.get(s).and_then(Option::as_deref)
-                && let Some(i) = c.index_at(off)
-            {
-                let bits = &mut sp.bits[s];
-                if bits.is_empty() {
-                    *bits = vec![0u64; c.insns.len().div_ceil(64)];
-                }
-                bits[i / 64] |= 1 << (i % 64);
-            }
-        }
         sp
     }
 }
@@ -628,4 +557,170 @@ fn first_fitting<'l, L: 'l>(
         errors.extend(t.errors);
     }
     Err(errors)
+}
+
+/// What the tables say, read before any is applied: the reads are most of
+/// the build's time and independent of each other (vmlinux.o: 14 ms on one
+/// thread, the others idle); applying them stays in one order.
+struct Reads<'r> {
+    ex: Vec<RefTable>,
+    /// Per table name: the first layout's entries that fit, or every
+    /// layout's errors.
+    safe_sites: Vec<(&'r str, Result<RefTable, Vec<String>>)>,
+    jump: RefTable,
+    /// When the object has the table.
+    bug: Option<Result<(&'r crate::rules::BugTableLayout, RefTable), Vec<String>>>,
+    hints: (RefTable, Result<Vec<Hint>, String>),
+    /// (the entry, the place it names) of each relocation of a list.
+    reachable: Vec<(At, Option<At>)>,
+    intra_function_calls: Vec<(At, Option<At>)>,
+    ignore_alts: Vec<(At, Option<At>)>,
+    retpoline_safe: Vec<(At, Option<At>)>,
+    non_standard: Vec<(At, Option<At>)>,
+    /// `.discard.annotate_insn`: (kind, entry, place).
+    typed: Vec<(u32, At, Option<At>)>,
+}
+
+impl<'r> Reads<'r> {
+    fn new(
+        obj: &Object,
+        rules: &'r SpecialRules,
+        kernel: Option<crate::rules::KernelVersion>,
+        orc: &Result<crate::elf::orc::OrcNumbering, String>,
+    ) -> Reads<'r> {
+        let local = |p: &Place| match *p {
+            Place::Local { section, offset } => Some((section, offset)),
+            _ => None,
+        };
+        let list = |name: &str| -> Vec<(At, Option<At>)> {
+            let mut v = Vec::new();
+            for &s in obj.sections_named(name) {
+                for r in obj.relocs(s) {
+                    let at = local(&obj.resolve(r.sym(), obj.addend(r)));
+                    v.push(((s, r.offset()), at));
+                }
+            }
+            v
+        };
+        let tables = || {
+            let ex = rules
+                .ex_table
+                .get(obj.machine)
+                .iter()
+                .map(|ex| obj.ref_table(&ex.section, ex.size, &[ex.insn, ex.fixup], false))
+                .collect();
+            let safe = rules.retpoline_safe_sites.get(obj.machine);
+            let mut names: Vec<&str> = safe.iter().map(|t| t.section.as_str()).collect();
+            names.dedup();
+            let safe_sites = names
+                .into_iter()
+                .map(|name| {
+                    let layouts = safe.iter().filter(|t| t.section == name);
+                    let fit = first_fitting(layouts, |t| {
+                        obj.ref_table(&t.section, t.size, &[t.insn], true)
+                    });
+                    (name, fit.map(|(_, t)| t))
+                })
+                .collect();
+            let jl = &rules.jump_table;
+            let jump = obj.ref_table(&jl.section, jl.size, &[jl.code, jl.target], false);
+            (ex, safe_sites, jump)
+        };
+        let bug = || {
+            let bug = rules.bug_table.get(obj.machine);
+            let sections = obj.sections_named(bug.first().map_or("", |l| &l.section));
+            (!sections.is_empty()).then(|| {
+                first_fitting(bug.iter().filter(|l| l.fits_kernel(kernel)), |l| {
+                    let mut refs = vec![l.addr];
+                    refs.extend(l.format);
+                    refs.extend(l.file);
+                    obj.ref_table(&l.section, l.size, &refs, true)
+                })
+            })
+        };
+        let hints = || {
+            let h = &rules.unwind_hints;
+            let t = obj.ref_table(&h.section, h.size, &[h.ip], false);
+            // As written: the byte at `signal` was `end` before Linux 6.4;
+            // the register in the object's ORC numbering, read into objlint's.
+            let hints: Result<Vec<Hint>, String> = match orc {
+                _ if t.entries.is_empty() => Ok(Vec::new()),
+                Err(e) => Err(format!("{}: {e}", h.section)),
+                Ok(orc) => {
+                    let raw: Vec<Hint> = t
+                        .entries
+                        .iter()
+                        .map(|e| Hint {
+                            sp_reg: orc
+                                .ours(obj.table_u8(e.section, e.base + h.sp_reg))
+                                .unwrap_or(Hint::UNKNOWN_REG),
+                            sp_offset: obj.table_u16(e.section, e.base + h.sp_offset) as i16,
+                            ty: obj.table_u8(e.section, e.base + h.ty),
+                            signal: obj.table_u8(e.section, e.base + h.signal) != 0,
+                        })
+                        .collect();
+                    if raw.iter().all(Hint::fits_since_6_4) {
+                        Ok(raw)
+                    } else {
+                        raw.iter().map(Hint::from_before_6_4).collect::<Option<_>>().ok_or_else(|| {
+                            format!(
+                                "{}: fits neither numbering of unwind hint types (Linux 6.4 and later, or before)",
+                                h.section
+                            )
+                        })
+                    }
+                }
+            };
+            (t, hints)
+        };
+        let a = &rules.annotations;
+        let lists = || {
+            (
+                list(&a.reachable),
+                list(&a.intra_function_calls),
+                list(&a.ignore_alts),
+                list(&a.retpoline_safe),
+                list(&a.non_standard),
+            )
+        };
+        let typed = || {
+            let ty = &a.typed;
+            let mut v = Vec::new();
+            for &s in obj.sections_named(&ty.section) {
+                let data = obj.section_data(s);
+                for r in obj.relocs(s) {
+                    let kind = data
+                        .get(r.offset() as usize + 4..r.offset() as usize + 8)
+                        .map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+                    let Some(kind) = kind.filter(|_| r.offset() % ty.size == 0) else {
+                        continue;
+                    };
+                    v.push((
+                        kind,
+                        (s, r.offset()),
+                        local(&obj.resolve(r.sym(), obj.addend(r))),
+                    ));
+                }
+            }
+            v
+        };
+        let (((ex, safe_sites, jump), bug), ((hints, lists), typed)) = rayon::join(
+            || rayon::join(tables, bug),
+            || rayon::join(|| (hints(), lists()), typed),
+        );
+        let (reachable, intra_function_calls, ignore_alts, retpoline_safe, non_standard) = lists;
+        Reads {
+            ex,
+            safe_sites,
+            jump,
+            bug,
+            hints,
+            reachable,
+            intra_function_calls,
+            ignore_alts,
+            retpoline_safe,
+            non_standard,
+            typed,
+        }
+    }
 }
