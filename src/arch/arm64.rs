@@ -1297,8 +1297,14 @@ impl Decoder for Arm64 {
         sum
     }
 
-    fn settle_ops(&self, data: &[u8], insns: &mut [Insn], ops: &mut OpTable) {
-        super::settle_probe_loops(insns, ops, SP, |insns, k| probe_loop_at(data, insns, k));
+    fn settle_ops(&self, data: &[u8], insns: &mut [Insn], ops: &mut OpTable, unsettled: &[u64]) {
+        super::settle_probe_loops(insns, ops, unsettled, |insns, k| {
+            probe_loop_at(data, insns, k)
+        });
+    }
+
+    fn unsettled(&self, ops: &OpTable) -> Vec<u64> {
+        ops.stack_subs_from(SP, super::PROBE_MIN)
     }
 
     fn min_insn_len(&self) -> u64 {

@@ -560,7 +560,7 @@ pub(crate) struct ProbeLoop {
 }
 
 /// The smallest `sub` of the stack pointer a probe loop takes: a page.
-const PROBE_MIN: i32 = 4096;
+pub(crate) const PROBE_MIN: i32 = 4096;
 
 /// The shape every probe loop has around its `sub` at `insns[k]`: set up
 /// by the instruction right before it, closed by a conditional jump back to
@@ -577,23 +577,21 @@ pub(crate) fn probe_shape(insns: &[Insn], k: usize) -> Option<usize> {
 }
 
 /// Settles a section's stack-probe loops: each `sub` of the stack pointer
-/// by a page or more that `find` (given the instructions and its index)
-/// says is a probe loop's moves nothing; the instruction that set the
-/// loop's register makes it the frame address's register
-/// ([`Op::CfaFrom`]), and the instruction after the loop first ends it
-/// ([`Op::ProbeEnd`]). The operation table is rebuilt in instruction
-/// order, and only when a loop is found (a scan of the packed operations
-/// otherwise).
+/// by a page or more (at `subs`, from [`OpTable::stack_subs_from`]) that
+/// `find` (given the instructions and its index) says is a probe loop's
+/// moves nothing; the instruction that set the loop's register makes it
+/// the frame address's register ([`Op::CfaFrom`]), and the instruction
+/// after the loop first ends it ([`Op::ProbeEnd`]). The operation table is
+/// rebuilt in instruction order, and only when a loop is found.
 pub(crate) fn settle_probe_loops(
     insns: &mut [Insn],
     ops: &mut OpTable,
-    sp: Reg,
+    subs: &[u64],
     find: impl Fn(&[Insn], usize) -> Option<ProbeLoop>,
 ) {
-    let loops: Vec<ProbeLoop> = ops
-        .stack_subs_from(sp, PROBE_MIN)
-        .into_iter()
-        .filter_map(|at| insns.binary_search_by_key(&at, |i| i.offset()).ok())
+    let loops: Vec<ProbeLoop> = subs
+        .iter()
+        .filter_map(|&at| insns.binary_search_by_key(&at, |i| i.offset()).ok())
         .filter_map(|k| find(insns, k))
         .collect();
     if loops.is_empty() {
@@ -860,7 +858,22 @@ pub trait Decoder: Sync {
     /// Settles a decoded section's operations where instructions together
     /// mean something other than each alone (x86 stack-probe loops).
     /// `data`: the section's bytes.
-    fn settle_ops(&self, _data: &[u8], _insns: &mut [Insn], _ops: &mut OpTable) {}
+    /// `unsettled`: every place [`Decoder::unsettled`] named, in order.
+    fn settle_ops(
+        &self,
+        _data: &[u8],
+        _insns: &mut [Insn],
+        _ops: &mut OpTable,
+        _unsettled: &[u64],
+    ) {
+    }
+    /// Where [`Decoder::settle_ops`] has to look, from the operations of
+    /// some of a section's instructions: asked of each piece decoded, on
+    /// its thread while its operations are fresh (a scan of a whole
+    /// section's afterwards was vmlinux.o's .text 2.5 ms on one thread).
+    fn unsettled(&self, _ops: &OpTable) -> Vec<u64> {
+        Vec::new()
+    }
     /// Minimal size of a landing pad / the instruction size unit.
     fn min_insn_len(&self) -> u64;
     /// A little less than the average instruction size in real code, to

@@ -879,8 +879,8 @@ impl X86 {
 /// does); and the instruction after the loop first sets the stack pointer
 /// from it. Found after a section is decoded, from its operations: only a
 /// section with a page-sized `sub` of the stack pointer is looked at.
-fn settle_probe_loops(data: &[u8], insns: &mut [Insn], ops: &mut OpTable) {
-    super::settle_probe_loops(insns, ops, RSP, |insns, k| probe_loop_at(data, insns, k));
+fn settle_probe_loops(data: &[u8], insns: &mut [Insn], ops: &mut OpTable, subs: &[u64]) {
+    super::settle_probe_loops(insns, ops, subs, |insns, k| probe_loop_at(data, insns, k));
 }
 
 /// The probe loop whose `sub $P,%rsp` is `insns[k]`, if it is one (see
@@ -1204,8 +1204,12 @@ impl Decoder for X86 {
         None
     }
 
-    fn settle_ops(&self, data: &[u8], insns: &mut [Insn], ops: &mut OpTable) {
-        settle_probe_loops(data, insns, ops);
+    fn settle_ops(&self, data: &[u8], insns: &mut [Insn], ops: &mut OpTable, unsettled: &[u64]) {
+        settle_probe_loops(data, insns, ops, unsettled);
+    }
+
+    fn unsettled(&self, ops: &OpTable) -> Vec<u64> {
+        ops.stack_subs_from(RSP, super::PROBE_MIN)
     }
 
     fn min_insn_len(&self) -> u64 {

@@ -33,8 +33,8 @@ pub(super) fn decode_section(
     let segments = segments(obj, sec, cuts, replacements);
     let total: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let piece = (total >= PARALLEL_DECODE).then_some(PIECE);
-    let (mut insns, mut ops, seen) = decode_segments(dec, data, &segments, piece);
-    dec.settle_ops(data, &mut insns, &mut ops);
+    let (mut insns, mut ops, seen, unsettled) = decode_segments(dec, data, &segments, piece);
+    dec.settle_ops(data, &mut insns, &mut ops, &unsettled);
     if seen.syscall {
         mark_noreturn_syscalls(dec, data, &mut insns, cuts, noreturn_syscalls);
     }
@@ -113,13 +113,14 @@ fn union(a: &[(u64, u64)], b: &[(u64, u64)], size: u64) -> Vec<(u64, u64)> {
 /// (instructions straight-line code only if the next follows without a
 /// gap, [`settle_last`]); with `piece`, on several
 /// threads in pieces of about that many bytes (each a run of whole
-/// segments), with the same result. Whether any is a [`Kind::Syscall`].
+/// segments), with the same result. Whether any is a [`Kind::Syscall`];
+/// the places [`Decoder::settle_ops`] is to look at.
 fn decode_segments(
     dec: &dyn Decoder,
     data: &[u8],
     segments: &[(u64, u64)],
     piece: Option<u64>,
-) -> (Vec<Insn>, OpTable, Seen) {
+) -> Piece {
     // A piece's buffers, reused: a fresh one per piece faulted in 60 MB
     // on vmlinux.o (one copy of its instructions again), each page costing
     // a fault and each unmap an interrupt of the other threads.
@@ -145,14 +146,15 @@ fn decode_segments(
                 settle_last(&mut out[k], Some(next));
             }
         }
-        (out, ops, seen)
+        let unsettled = dec.unsettled(&ops);
+        (out, ops, seen, unsettled)
     };
     let Some(piece) = piece else {
-        let (mut out, ops, seen) = decode(segments);
+        let (mut out, ops, seen, unsettled) = decode(segments);
         if let Some(last) = out.last_mut() {
             settle_last(last, None);
         }
-        return (out, ops, seen);
+        return (out, ops, seen, unsettled);
     };
     let mut pieces = Vec::new();
     let (mut first, mut bytes) = (0, 0);
@@ -172,7 +174,7 @@ fn decode_segments(
     // pieces to end (waves cost vmlinux.o's .text a tenth of its decode).
     let bytes: u64 = segments.iter().map(|(a, b)| b - a).sum();
     let all = Vec::with_capacity(bytes as usize / dec.typical_insn_len() + 16);
-    let out = std::sync::Mutex::new((all, OpTable::default(), Seen::default()));
+    let out = std::sync::Mutex::new((all, OpTable::default(), Seen::default(), Vec::new()));
     let commit = std::sync::Mutex::new(Commit {
         next: 0,
         ready: (0..pieces.len()).map(|_| None).collect(),
@@ -205,8 +207,8 @@ fn decode_segments(
             drop(c);
             {
                 let mut out = crate::lock(&out);
-                let (all, ops, seen) = &mut *out;
-                for (mut p, mut o, s) in run {
+                let (all, ops, seen, unsettled) = &mut *out;
+                for (mut p, mut o, s, u) in run {
                     // The piece's operations were numbered from 0.
                     let (from, base) = (all.len(), ops.len());
                     if let (Some(k), Some(next)) = (from.checked_sub(1), p.first()) {
@@ -220,6 +222,7 @@ fn decode_segments(
                     }
                     ops.append(&mut o);
                     *seen = seen.or(s);
+                    unsettled.extend(u);
                     p.clear();
                     crate::lock(&spare).push((p, o));
                 }
@@ -233,14 +236,14 @@ fn decode_segments(
         }
         work();
     });
-    let (mut all, ops, seen) = out
+    let (mut all, ops, seen, unsettled) = out
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(last) = all.last_mut() {
         settle_last(last, None);
     }
     all.shrink_to_fit();
-    (all, ops, seen)
+    (all, ops, seen, unsettled)
 }
 
 /// What decoding a section saw, for passes that need only look if so.
@@ -269,11 +272,15 @@ impl Seen {
     }
 }
 
+/// A decoded piece: its instructions, their operations (numbered from 0),
+/// what it saw, where its operations may need settling.
+type Piece = (Vec<Insn>, OpTable, Seen, Vec<u64>);
+
 /// Decoded pieces waiting to be appended in order.
 struct Commit {
     /// The first piece not yet appended.
     next: usize,
-    ready: Vec<Option<(Vec<Insn>, OpTable, Seen)>>,
+    ready: Vec<Option<Piece>>,
     /// A thread is appending.
     busy: bool,
 }
@@ -779,6 +786,7 @@ mod tests {
     #[test]
     fn pieced_decoding_matches_one_pass() {
         let rules = Rules::builtin();
+        let mut probe_subs = 0;
         let pools: Vec<_> = [5, 2, 1]
             .map(|n| {
                 rayon::ThreadPoolBuilder::new()
@@ -792,6 +800,9 @@ mod tests {
             "testdata/real/arm64/nf_conntrack_tftp.ko",
             // kCFI: a type hash (`$d`) before every function, between code.
             "testdata/landing/real/kbuild-arm64/cgroup.o",
+            // Stack-probe loops: their `sub`s found piece by piece.
+            "testdata/probe/probe-gcc-x86_64.o",
+            "testdata/probe/probe-clang-aarch64.o",
         ] {
             let bytes = std::fs::read(path).unwrap();
             let obj = Object::parse(&bytes).unwrap();
@@ -807,7 +818,9 @@ mod tests {
                 cuts.sort_unstable();
                 let segments = segments(&obj, s.index, &cuts, &[]);
                 let data = obj.section_data(s.index);
-                let (one, one_ops, _) = decode_segments(dec, data, &segments, None);
+                let (one, one_ops, _, one_unsettled) = decode_segments(dec, data, &segments, None);
+                assert_eq!(one_unsettled, dec.unsettled(&one_ops));
+                probe_subs += one_unsettled.len();
                 assert!(!one.is_empty() || s.size == 0);
                 // Indexed as the former pass over the whole section did,
                 // also with gaps between the segments (every other one left
@@ -828,6 +841,7 @@ mod tests {
                         assert!(raw == got.0, "{path} {} {piece:?}", s.name);
                     }
                 }
+                let one_table = one_ops.clone();
                 let one_ops: Vec<_> = one_ops.iter().collect();
                 // Pieces finish out of order on more threads than cores.
                 for (piece, pool) in [1, 64, 1000]
@@ -835,14 +849,18 @@ mod tests {
                     .zip(&pools)
                     .chain([(1, &pools[0])])
                 {
-                    let (pieced, ops, _) =
+                    let (pieced, ops, _, unsettled) =
                         pool.install(|| decode_segments(dec, data, &segments, Some(piece)));
                     assert!(one == pieced, "{path} {} piece {piece}", s.name);
                     assert!(one_ops == ops.iter().collect::<Vec<_>>());
+                    assert_eq!(one_unsettled, unsettled, "{path} {} piece {piece}", s.name);
                 }
                 // The model's own instructions are the same ones.
                 if let Some(code) = m.section_code(s.index) {
                     let mut one = one.clone();
+                    // Settled as the model does (stack-probe loops).
+                    let mut table = one_table.clone();
+                    dec.settle_ops(data, &mut one, &mut table, &one_unsettled);
                     // Marked instructions are not plain (Special::unmark_plain).
                     for (k, ins) in one.iter_mut().enumerate() {
                         if m.special().at(s.index, k, ins.offset()).is_some() {
@@ -853,5 +871,7 @@ mod tests {
                 }
             }
         }
+        // The probe fixtures' page-sized `sub`s (gcc x86, clang arm64).
+        assert!(probe_subs >= 2, "{probe_subs}");
     }
 }
