@@ -79,7 +79,6 @@ const MARKER_WINDOW: usize = 12;
 
 /// Functions per parallel chunk when collecting callers.
 const CALLER_CHUNK: usize = 512;
-/// Transfers per unit of parallel work in [`Model::branched_to`].
 /// Sections a job of [`Model::transfers_outside_functions`] looks at (a
 /// ThinLTO vmlinux.o has 284,616, most without code).
 const SECTIONS_PER_JOB: usize = 512;
@@ -526,6 +525,23 @@ fn gallop(all: &[u32], from: usize, x: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    /// The galloping search finds what a search of the whole rest finds,
+    /// from any start, in runs of repeats and gaps.
+    #[test]
+    fn gallop_finds_the_first_at_least() {
+        let all: Vec<u32> = (0..300u32)
+            .map(|i| i / 3 * 2 + u32::from(i % 7 == 0))
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort_unstable();
+        for from in 0..=sorted.len() {
+            for x in 0..=sorted[sorted.len() - 1] + 2 {
+                let want = from + sorted[from..].partition_point(|&v| v < x);
+                assert_eq!(super::gallop(&sorted, from, x), want, "{from} {x}");
+            }
+        }
+    }
 
     /// The transfers outside every function, found through the farthest end
     /// of the functions before each, are the ones a map of every function's
