@@ -381,6 +381,16 @@ pub enum Place {
     Other,
 }
 
+impl Place {
+    /// (section, offset) when the place is in this object.
+    pub fn local(&self) -> Option<(usize, u64)> {
+        match *self {
+            Place::Local { section, offset } => Some((section, offset)),
+            _ => None,
+        }
+    }
+}
+
 /// The compiler an object's `.comment` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Producer {

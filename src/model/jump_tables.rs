@@ -313,10 +313,7 @@ fn locate(m: &Model, fi: usize, tj: &crate::arch::TableJump) -> Option<(usize, u
                     .find_map(
                         |r| match m.dec.reloc_use(Some(insn), r.offset(), r.r_type()) {
                             RelocUse::Address(bias) => {
-                                match obj.resolve(r.sym(), obj.addend(r) + bias) {
-                                    Place::Local { section, offset } => Some((section, offset)),
-                                    _ => None,
-                                }
+                                obj.resolve(r.sym(), obj.addend(r) + bias).local()
                             }
                             _ => None,
                         },

@@ -10,8 +10,8 @@
 use super::SectionCode;
 use super::alternatives::Alternatives;
 use crate::arch::Kind;
+use crate::elf::Object;
 use crate::elf::special_sections::{RefEntry, RefTable};
-use crate::elf::{Object, Place};
 use crate::rules::SpecialRules;
 use rustc_hash::FxHashMap;
 
@@ -260,10 +260,6 @@ impl Special {
             ..Default::default()
         };
         let index = |at: At| -> Option<usize> { code.get(at.0)?.as_ref()?.index_at(at.1) };
-        let local = |p: &Place| match *p {
-            Place::Local { section, offset } => Some((section, offset)),
-            _ => None,
-        };
         // Marks the instruction at `at`, named by the table entry `entry`;
         // an entry naming no instruction is kept to be reported. Bits only
         // for sections with a mark (an LTO vmlinux.o has 57,032 sections of
@@ -297,8 +293,8 @@ impl Special {
         for t in reads.ex {
             sp.unread.extend(t.errors);
             for e in &t.entries {
-                if let Some(fix) = code_target(&mut sp, entry(e), local(&e.refs[1])) {
-                    add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                if let Some(fix) = code_target(&mut sp, entry(e), e.refs[1].local()) {
+                    add(&mut sp, entry(e), e.refs[0].local(), &mut |m| {
                         m.fixups.push(fix)
                     });
                 }
@@ -312,7 +308,7 @@ impl Special {
             match fit {
                 Ok(table) => {
                     for e in &table.entries {
-                        add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                        add(&mut sp, entry(e), e.refs[0].local(), &mut |m| {
                             m.retpoline_safe = true
                         });
                     }
@@ -367,8 +363,8 @@ impl Special {
         let t = reads.jump;
         sp.unread.extend(t.errors);
         for e in &t.entries {
-            if let Some(target) = code_target(&mut sp, entry(e), local(&e.refs[1])) {
-                add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+            if let Some(target) = code_target(&mut sp, entry(e), e.refs[1].local()) {
+                add(&mut sp, entry(e), e.refs[0].local(), &mut |m| {
                     m.jump_label = Some(target)
                 });
             }
@@ -382,7 +378,7 @@ impl Special {
                     for e in &t.entries {
                         let flags = obj.table_u16(e.section, e.base + l.flags);
                         if flags & l.warning != 0 {
-                            add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                            add(&mut sp, entry(e), e.refs[0].local(), &mut |m| {
                                 m.resumes = true
                             });
                         }
@@ -401,7 +397,7 @@ impl Special {
         match hints {
             Ok(hints) => {
                 for (e, &hint) in t.entries.iter().zip(&hints) {
-                    add(&mut sp, entry(e), local(&e.refs[0]), &mut |m| {
+                    add(&mut sp, entry(e), e.refs[0].local(), &mut |m| {
                         m.hint = Some(hint)
                     });
                 }
@@ -592,15 +588,11 @@ impl<'r> Reads<'r> {
         kernel: Option<crate::rules::KernelVersion>,
         orc: &Result<crate::elf::orc::OrcNumbering, String>,
     ) -> Reads<'r> {
-        let local = |p: &Place| match *p {
-            Place::Local { section, offset } => Some((section, offset)),
-            _ => None,
-        };
         let list = |name: &str| -> Vec<(At, Option<At>)> {
             let mut v = Vec::new();
             for &s in obj.sections_named(name) {
                 for r in obj.relocs(s) {
-                    let at = local(&obj.resolve(r.sym(), obj.addend(r)));
+                    let at = obj.resolve(r.sym(), obj.addend(r)).local();
                     v.push(((s, r.offset()), at));
                 }
             }
@@ -702,7 +694,7 @@ impl<'r> Reads<'r> {
                     v.push((
                         kind,
                         (s, r.offset()),
-                        local(&obj.resolve(r.sym(), obj.addend(r))),
+                        obj.resolve(r.sym(), obj.addend(r)).local(),
                     ));
                 }
             }
