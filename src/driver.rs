@@ -263,13 +263,15 @@ fn nearest_config(
 impl Checking {
     /// Check every input in parallel; `sink` gets each input's reports, with
     /// the setup they were checked under, in input order as they are done.
-    pub fn run(&self, sink: &mut dyn FnMut(&Setup, Vec<ObjectReport>)) {
+    /// `last`: what becomes of the last input's memory (the process exits
+    /// after a command-line run).
+    pub fn run(&self, last: engine::Teardown, sink: &mut dyn FnMut(&Setup, Vec<ObjectReport>)) {
         let setup = |i: usize| {
             let (o, r) = &self.setups[self.which[i] as usize];
             (r, o)
         };
         let mut next = 0;
-        engine::check_inputs_streaming_with(&self.inputs, &setup, &mut |reports| {
+        engine::check_inputs_streaming_with(&self.inputs, &setup, last, &mut |reports| {
             let s = &self.setups[self.which[next] as usize];
             next += 1;
             sink(s, reports);

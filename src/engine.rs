@@ -19,9 +19,23 @@ pub fn section_offsets(obj: &Object) -> Vec<Option<u64>> {
         .collect()
 }
 
+/// What becomes of an object's memory once its report is made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Teardown {
+    /// Freed: a library caller, the language server, every input of a run
+    /// but its last.
+    #[default]
+    Free,
+    /// Left to the process's exit, which takes the pages back whole (clang's
+    /// `-disable-free`): the last input of a command-line run. glibc frees a
+    /// large object chunk by chunk, its two arenas' locks taken in turn (a
+    /// ThinLTO vmlinux.o: 170-200 ms of a 2 s `-j 2` run).
+    Exit,
+}
+
 /// Check one object held in memory.
 pub fn check_bytes(file: &str, data: &[u8], rules: &Rules, opts: &Options) -> ObjectReport {
-    check_bytes_of(file, data, None, rules, opts)
+    check_bytes_of(file, data, None, rules, opts, Teardown::Free)
 }
 
 /// [`check_bytes`] on `data` inside `held`, which gets back what parsing
@@ -33,6 +47,7 @@ fn check_bytes_of(
     held: Option<&input::Bytes>,
     rules: &Rules,
     opts: &Options,
+    end: Teardown,
 ) -> ObjectReport {
     let mut rep = ObjectReport {
         file: file.to_string(),
@@ -69,7 +84,12 @@ fn check_bytes_of(
     rep.section_offsets = offsets;
     match model {
         Ok(mut model) => {
-            check_model(&mut rep, &model, rules, opts);
+            check_model(&mut rep, &model, rules, opts, end);
+            if end == Teardown::Exit {
+                std::mem::forget(model);
+                std::mem::forget(obj);
+                return rep;
+            }
             // Freed on every thread: a large object's memory goes back by
             // munmap, whose page freeing ran on one (vmlinux.o: 2% of its
             // wall time at -j 2, with the other thread idle).
@@ -119,8 +139,15 @@ fn build_model<'a>(
     .map_err(|_| CHECK_BUG.to_string())
 }
 
-/// Run the checks over a model into `rep`.
-fn check_model(rep: &mut ObjectReport, model: &Model, rules: &Rules, opts: &Options) {
+/// Run the checks over a model into `rep`; what they computed on the way
+/// treated as `end` says.
+fn check_model(
+    rep: &mut ObjectReport,
+    model: &Model,
+    rules: &Rules,
+    opts: &Options,
+    end: Teardown,
+) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         // User space: the kernel-only rules are off, walk and gaps included.
         let user;
@@ -140,6 +167,9 @@ fn check_model(rep: &mut ObjectReport, model: &Model, rules: &Rules, opts: &Opti
         } else {
             None
         };
+        if end == Teardown::Exit {
+            std::mem::forget(cx);
+        }
         (model.functions.len(), findings, property)
     }));
     match result {
@@ -221,7 +251,7 @@ pub fn check_unit(
         .zip(models.par_iter())
         .for_each(|(rep, model)| {
             if let Some(m) = model {
-                check_model(rep, m, rules, opts);
+                check_model(rep, m, rules, opts, Teardown::Free);
             }
         });
     let all = reports.iter_mut().map(|r| ((), r)).collect();
@@ -563,6 +593,17 @@ fn sort_findings(out: &mut Vec<Finding>) {
 /// Check a file (all members of an archive; a thin archive's members read
 /// from their files, as one unit).
 pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectReport> {
+    check_input_then(inp, rules, opts, Teardown::Free)
+}
+
+/// [`check_input`], a single object's memory then treated as `end` says
+/// (an archive's members are freed).
+fn check_input_then(
+    inp: &Input,
+    rules: &Rules,
+    opts: &Options,
+    end: Teardown,
+) -> Vec<ObjectReport> {
     if inp.is_thin() {
         return check_thin(inp, rules, opts);
     }
@@ -584,11 +625,16 @@ pub fn check_input(inp: &Input, rules: &Rules, opts: &Options) -> Vec<ObjectRepo
             Some(&loaded.bytes),
             rules,
             opts,
+            end,
         )],
         members => check_archive(&name, &loaded.bytes, members, rules, opts),
     };
     for rep in &mut reports {
         rep.ignored = opts.ignores.filter(&inp.path, &mut rep.findings);
+    }
+    if end == Teardown::Exit {
+        // The file's mapping too (a munmap of what is still resident).
+        std::mem::forget(loaded);
     }
     reports
 }
@@ -652,14 +698,16 @@ pub fn check_inputs_streaming(
     opts: &Options,
     sink: &mut dyn FnMut(Vec<ObjectReport>),
 ) {
-    check_inputs_streaming_with(inputs, &|_| (rules, opts), sink)
+    check_inputs_streaming_with(inputs, &|_| (rules, opts), Teardown::Free, sink)
 }
 
 /// [`check_inputs_streaming`] with the rules and options of each input
-/// (by index): each object under its own `objlint.toml`.
+/// (by index): each object under its own `objlint.toml`; the last input's
+/// memory treated as `last` says.
 pub fn check_inputs_streaming_with<'a>(
     inputs: &Inputs,
     setup: &(dyn Fn(usize) -> (&'a Rules, &'a Options) + Sync),
+    last: Teardown,
     sink: &mut dyn FnMut(Vec<ObjectReport>),
 ) {
     let mut folders = Folders::new(inputs);
@@ -667,7 +715,12 @@ pub fn check_inputs_streaming_with<'a>(
         inputs,
         &|i, inp| {
             let (rules, opts) = setup(i);
-            check_input(inp, rules, opts)
+            let end = if i + 1 == inputs.len() {
+                last
+            } else {
+                Teardown::Free
+            };
+            check_input_then(inp, rules, opts, end)
         },
         &mut |i, r| folders.pass(i, r, setup, sink),
     );
@@ -1170,5 +1223,35 @@ mod tests {
             far <= bound,
             "input {far} started while input 10 ran (bound {bound})"
         );
+    }
+
+    /// A run whose last object is left to the process's exit reports what a
+    /// run that frees it does (the object leaked here is the test's).
+    #[test]
+    fn teardown_at_exit_reports_the_same() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/examples");
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "o" || e == "ko"))
+            .collect();
+        names.sort();
+        assert!(names.len() >= 3);
+        let mut inputs = Inputs::default();
+        for p in &names {
+            inputs.push(p, Vec::new(), None).unwrap();
+        }
+        let rules = Rules::builtin();
+        let opts = Options::default();
+        let run = |last| {
+            let mut all = Vec::new();
+            check_inputs_streaming_with(&inputs, &|_| (&rules, &opts), last, &mut |r| {
+                all.extend(r)
+            });
+            format!("{all:#?}")
+        };
+        let freed = run(Teardown::Free);
+        assert!(freed.contains("findings"));
+        assert_eq!(run(Teardown::Exit), freed);
     }
 }

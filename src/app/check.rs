@@ -240,7 +240,8 @@ pub(crate) fn run(a: CheckArgs) -> i32 {
         }
     }
     let mut failed = false;
-    run.run(&mut |(o, _), reports| {
+    // The process ends with the run: the last object's memory goes with it.
+    run.run(crate::engine::Teardown::Exit, &mut |(o, _), reports| {
         progress.inc();
         let deny = o.deny_warnings;
         for mut r in reports {
