@@ -669,7 +669,7 @@ fn drop_sls_barrier(obj: &Object, m: &Model) -> Vec<Fault> {
             // retpoline_safe).
             let safe = m
                 .special()
-                .at(f.section, k, code.insns[k].offset())
+                .at(f.section, &code.insns[k])
                 .is_some_and(|mk| mk.retpoline_safe);
             if safe
                 || !matches!(code.insns[k].kind, Kind::Return | Kind::IndirectJump)

@@ -93,10 +93,8 @@ fn bug_entries_with_a_format_are_read() {
             .filter_map(|s| Some((s, m.section_code(s)?)))
             .flat_map(|(s, c)| {
                 let sp = m.special();
-                (0..c.insns.len()).filter(move |&i| {
-                    sp.at(s, i, c.insns[i].offset())
-                        .is_some_and(|mk| mk.resumes)
-                })
+                (0..c.insns.len())
+                    .filter(move |&i| sp.at(s, &c.insns[i]).is_some_and(|mk| mk.resumes))
             })
             .count();
         // tcp_hybla: five WARN_ONCE; ts_kmp: one WARN with arguments.

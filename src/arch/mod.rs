@@ -199,6 +199,9 @@ impl Insn {
     /// A load of a kCFI type hash ([`Decoder::kcfi_hash_load`]), told at
     /// decode for the same reason.
     const KCFI_HASH_LOAD: u8 = 16;
+    /// A table or annotation names it (the model's special marks, set by
+    /// `Special::mark_insns`).
+    const MARKED: u8 = 32;
 
     pub fn new(offset: u64, len: u8, kind: Kind, imm_target: Option<u64>) -> Insn {
         Insn {
@@ -294,6 +297,14 @@ impl Insn {
     #[inline]
     pub fn is_inert(&self) -> bool {
         self.flags & (Self::PLAIN | Self::HAS_OPS) == Self::PLAIN
+    }
+    /// A table or annotation names it: not plain.
+    pub fn set_marked(&mut self) {
+        self.flags = (self.flags & !Self::PLAIN) | Self::MARKED;
+    }
+    #[inline]
+    pub fn is_marked(&self) -> bool {
+        self.flags & Self::MARKED != 0
     }
     pub fn set_plain(&mut self, plain: bool) {
         if plain {

@@ -763,11 +763,10 @@ impl Visitor for Walk<'_, '_, '_> {
             if ins.has_ops() {
                 let frame = &self.p.frame;
                 let m = self.model();
-                let next_hint = code.insns.get(j + 1).is_some_and(|n| {
-                    m.special()
-                        .at(sec, j + 1, n.offset())
-                        .is_some_and(|mk| mk.hint.is_some())
-                });
+                let next_hint = code
+                    .insns
+                    .get(j + 1)
+                    .is_some_and(|n| m.special().at(sec, n).is_some_and(|mk| mk.hint.is_some()));
                 // The state before is `id`'s (interned at the arrival
                 // above): only the key needs saving.
                 debug_assert!(self.cfis[id as usize] == s.cfi);
@@ -941,10 +940,7 @@ impl Visitor for Walk<'_, '_, '_> {
         // popped (`DW_CFA_GNU_args_size`).
         if edge == Edge::Fixup
             && let Some(code) = self.model().section_code(from.0)
-            && let Some(mk) = self
-                .model()
-                .special()
-                .at(from.0, from.1, code.insns[from.1].offset())
+            && let Some(mk) = self.model().special().at(from.0, &code.insns[from.1])
             && mk.pad_args > 0
         {
             let sp = self.p.frame.sp() as crate::arch::Reg;
@@ -1233,7 +1229,7 @@ impl Walk<'_, '_, '_> {
                 .and_then(|c| c.insns.get(st.index + 1))
                 .is_some_and(|n| {
                     m.special()
-                        .at(st.section, st.index + 1, n.offset())
+                        .at(st.section, n)
                         .is_some_and(|mk| mk.hint.is_some())
                 });
             for op in st.code.ops(st.index) {

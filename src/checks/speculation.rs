@@ -169,10 +169,7 @@ fn detect(cx: &Ctx) -> Build {
                 // ends in a barrier whatever the build: they would outvote
                 // the compiler's code in a linked whole.
                 Kind::Return | Kind::IndirectJump
-                    if !m
-                        .special()
-                        .at(sec, i, ins.offset())
-                        .is_some_and(|mk| mk.retpoline_safe) =>
+                    if !m.special().at(sec, ins).is_some_and(|mk| mk.retpoline_safe) =>
                 {
                     bare += 1;
                     hardened += usize::from(m.sls_hardened(sec, i));
@@ -322,10 +319,7 @@ pub fn analyze(cx: &Ctx) -> Facts {
             if !relevant {
                 continue;
             }
-            let safe = m
-                .special()
-                .at(sec, i, off)
-                .is_some_and(|mk| mk.retpoline_safe);
+            let safe = m.special().at(sec, ins).is_some_and(|mk| mk.retpoline_safe);
             let list = if ins.kind == Kind::Return {
                 &detect.rethunk_sections
             } else {

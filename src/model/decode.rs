@@ -861,10 +861,10 @@ mod tests {
                     // Settled as the model does (stack-probe loops).
                     let mut table = one_table.clone();
                     dec.settle_ops(data, &mut one, &mut table, &one_unsettled);
-                    // Marked instructions are not plain (Special::unmark_plain).
-                    for (k, ins) in one.iter_mut().enumerate() {
-                        if m.special().at(s.index, k, ins.offset()).is_some() {
-                            ins.set_plain(false);
+                    // Marked as the model marks (Special::mark_insns).
+                    for ins in one.iter_mut() {
+                        if m.special().get((s.index, ins.offset())).is_some() {
+                            ins.set_marked();
                         }
                     }
                     assert!(code.insns == one, "{path} {}", s.name);

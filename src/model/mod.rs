@@ -302,7 +302,7 @@ impl<'a> Model<'a> {
             );
         alts.mark_exclusive(&exclusive);
         let mut code = code;
-        special.unmark_plain(&mut code);
+        special.mark_insns(&mut code);
         let mut m = Model {
             obj,
             dec,

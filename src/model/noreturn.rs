@@ -237,7 +237,7 @@ impl<'a> Model<'a> {
     /// instruction `k` of `code` (a WARN's trap, `.discard.reachable`).
     fn resumes_after(&self, code: &SectionCode, k: usize) -> bool {
         self.special()
-            .at(code.section, k, code.insns[k].offset())
+            .at(code.section, &code.insns[k])
             .is_some_and(|m| m.resumes)
     }
 

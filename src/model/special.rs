@@ -9,7 +9,7 @@
 
 use super::SectionCode;
 use super::alternatives::Alternatives;
-use crate::arch::Kind;
+use crate::arch::{Insn, Kind};
 use crate::elf::Object;
 use crate::elf::special_sections::{RefEntry, RefTable};
 use crate::rules::SpecialRules;
@@ -143,10 +143,13 @@ pub struct Marks {
 #[derive(Debug, Default)]
 pub struct Special {
     marks: FxHashMap<At, Marks>,
-    /// Per section with marks: one bit per instruction index that has
-    /// marks (`None`, all zero bytes: a ThinLTO vmlinux.o's 284,616 sections
-    /// cost a calloc, not 6.8 MB written).
-    bits: Vec<Option<Box<[u64]>>>,
+    /// (section, instruction index) of each mark added, for
+    /// [`Special::mark_insns`]: the instructions carry the one bit the walks
+    /// ask first. (A bit set per section here cost a ThinLTO vmlinux.o 10 ms
+    /// on one thread: each page of a calloc'd table read before written was
+    /// mapped to the zero page, and its first write a copy-on-write fault
+    /// whose TLB flush interrupts the other CPU.)
+    marked: Vec<(usize, usize)>,
     /// Starts of functions marked STACK_FRAME_NON_STANDARD.
     pub non_standard: Vec<At>,
     /// Tables present but not read, with the reason.
@@ -198,38 +201,36 @@ impl Dangling {
 }
 
 impl Special {
-    /// The marks of instruction `i` of section `sec` (at `offset`).
+    /// The marks of `ins`, an instruction of section `sec` of the model
+    /// (whose instructions [`Special::mark_insns`] marked).
     #[inline]
-    pub fn at(&self, sec: usize, i: usize, offset: u64) -> Option<&Marks> {
-        let w = self.bits.get(sec)?.as_deref()?.get(i / 64)?;
-        if w & (1 << (i % 64)) == 0 {
+    pub fn at(&self, sec: usize, ins: &Insn) -> Option<&Marks> {
+        if !ins.is_marked() {
             return None;
         }
-        self.marks.get(&(sec, offset))
+        self.marks.get(&(sec, ins.offset()))
+    }
+
+    /// The marks of the instruction at `at`, looked up by place alone.
+    pub fn get(&self, at: At) -> Option<&Marks> {
+        self.marks.get(&at)
     }
 
     pub fn is_empty(&self) -> bool {
         self.marks.is_empty()
     }
 
-    /// Instructions with marks are not straight-line code for the walks.
-    pub fn unmark_plain(&self, code: &mut [Option<Box<SectionCode>>]) {
-        for (sec, bits) in self.bits.iter().enumerate() {
-            let Some(bits) = bits else {
-                continue;
-            };
-            let Some(Some(c)) = code.get_mut(sec) else {
-                continue;
-            };
-            for (w, &word) in bits.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    let i = w * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    if let Some(ins) = c.insns.get_mut(i) {
-                        ins.set_plain(false);
-                    }
-                }
+    /// Flags the instructions with marks ([`Insn::set_marked`]): they are
+    /// not straight-line code for the walks, and [`Special::at`] looks
+    /// them up.
+    pub fn mark_insns(&self, code: &mut [Option<Box<SectionCode>>]) {
+        for &(sec, i) in &self.marked {
+            if let Some(ins) = code
+                .get_mut(sec)
+                .and_then(Option::as_mut)
+                .and_then(|c| c.insns.get_mut(i))
+            {
+                ins.set_marked();
             }
         }
     }
@@ -255,26 +256,17 @@ impl Special {
         orc: &Result<crate::elf::orc::OrcNumbering, String>,
     ) -> Special {
         let reads = Reads::new(obj, rules, kernel, orc);
-        let mut sp = Special {
-            bits: vec![None; code.len()],
-            ..Default::default()
-        };
+        let mut sp = Special::default();
         let index = |at: At| -> Option<usize> { code.get(at.0)?.as_ref()?.index_at(at.1) };
         // Marks the instruction at `at`, named by the table entry `entry`;
-        // an entry naming no instruction is kept to be reported. Bits only
-        // for sections with a mark (an LTO vmlinux.o has 57,032 sections of
-        // code, most without).
+        // an entry naming no instruction is kept to be reported.
         let add =
             |sp: &mut Special, entry: At, at: Option<At>, f: &mut dyn FnMut(&mut Marks)| match at
                 .and_then(|a| Some((a, index(a)?)))
             {
                 Some((a, i)) => {
                     f(sp.marks.entry(a).or_default());
-                    let bits = sp.bits[a.0].get_or_insert_with(|| {
-                        let n = code[a.0].as_ref().map_or(0, |c| c.insns.len());
-                        vec![0u64; n.div_ceil(64)].into_boxed_slice()
-                    });
-                    bits[i / 64] |= 1 << (i % 64);
+                    sp.marked.push((a.0, i));
                 }
                 None => sp.dangling.push(Dangling::new(entry, at)),
             };
@@ -492,7 +484,7 @@ impl Special {
                     continue;
                 };
                 let call = (sec, ins.offset());
-                if sp.marks.get(&call).is_some_and(|m| m.intra_call) {
+                if sp.get(call).is_some_and(|m| m.intra_call) {
                     continue;
                 }
                 let t = cfi.get_or_insert_with(read_cfi);

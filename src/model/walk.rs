@@ -814,7 +814,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && sec == root.section
                     && own.contains(&i)
                     && let Some((to, falls)) = self.own_jump(root, code, i)
-                    && special.at(sec, i, ins.offset()).is_none()
+                    && special.at(sec, ins).is_none()
                 {
                     let arrival = Arrival::plain((sec, i), ins);
                     if !v.arrive(&arrival, &mut state) {
@@ -833,7 +833,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && sec == root.section
                     && whole.contains(&i)
                     && self.own_return(code, i)
-                    && special.at(sec, i, ins.offset()).is_none()
+                    && special.at(sec, ins).is_none()
                 {
                     let arrival = Arrival::plain((sec, i), ins);
                     if v.arrive(&arrival, &mut state) {
@@ -849,7 +849,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && sec == root.section
                     && own.contains(&i)
                     && let Some(callee) = self.own_call(code, i)
-                    && special.at(sec, i, ins.offset()).is_none()
+                    && special.at(sec, ins).is_none()
                 {
                     let step = Step::own(code, sec, i, Action::Call(callee), root_index);
                     let goes_on = match v.plain_call(&step, &mut state) {
@@ -865,7 +865,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     at = ((sec, i + 1), None);
                     continue;
                 }
-                let marks = special.at(sec, i, ins.offset());
+                let marks = special.at(sec, ins);
                 let repl = ctx.map(|c| {
                     let site = &m.alts.sites[c.0 as usize];
                     (c, site, &site.repls[c.1 as usize])
@@ -896,7 +896,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                                 );
                             } else if let Some(l) = self.index(r.section, r.start)
                                 && !special
-                                    .at(l.0, l.1, r.start)
+                                    .get((l.0, r.start))
                                     .is_some_and(|rm| rm.skip_version)
                             {
                                 side.push(((l, Some((si as u32, ri as u32))), Edge::Alternative));
