@@ -38,3 +38,24 @@ pub mod unwind;
 pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
+
+/// `n` values made by `make`, written by every thread when there are many:
+/// a large table filled on one thread (vmlinux.o's `.text` index: 5 MB, a
+/// page fault every 4 KB) held the others idle. (Zeros of a primitive need
+/// none of this: `vec!` has the allocator's zeroed pages.)
+pub(crate) fn filled_with<T: Send>(n: usize, make: impl Fn() -> T + Sync + Send) -> Vec<T> {
+    use rayon::prelude::*;
+    if n <= FILL_CHUNK {
+        return (0..n).map(|_| make()).collect();
+    }
+    let mut out = Vec::new();
+    (0..n)
+        .into_par_iter()
+        .with_min_len(FILL_CHUNK)
+        .map(|_| make())
+        .collect_into_vec(&mut out);
+    out
+}
+
+/// Elements per job of [`filled_with`].
+const FILL_CHUNK: usize = 1 << 16;

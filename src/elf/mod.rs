@@ -750,11 +750,7 @@ impl<'a> Object<'a> {
             symtab_shndx: None,
             raw_shnum: header.e_shnum,
             raw_shstrndx: header.e_shstrndx,
-            relocs: (0..sections.len())
-                .into_par_iter()
-                .with_min_len(4096)
-                .map(|_| Vec::new())
-                .collect(),
+            relocs: crate::filled_with(sections.len(), Vec::new),
             deferred: Vec::new(),
             wide_addends: Vec::new(),
             reloc_sections: Vec::new(),

@@ -333,7 +333,7 @@ fn settle_last(last: &mut Insn, next: Option<u64>) {
 fn start_index(insns: &[Insn]) -> Vec<StartBlock> {
     debug_assert!(insns.windows(2).all(|w| w[0].offset() < w[1].offset()));
     let end = insns.last().map_or(0, |i| i.offset());
-    let mut blocks = filled((end / BLOCK) as usize + 1, StartBlock::default());
+    let mut blocks = crate::filled_with((end / BLOCK) as usize + 1, StartBlock::default);
     // Runs of blocks in parallel, each starting from a search.
     let index = |(c, run): (usize, &mut [StartBlock])| {
         let first = (c * INDEX_CHUNK) as u64;
@@ -376,26 +376,6 @@ fn start_index(insns: &[Insn]) -> Vec<StartBlock> {
 /// Pages or instructions per unit of parallel work in the per-section
 /// indexes (units of fewer run on one thread).
 const INDEX_CHUNK: usize = 1 << 14;
-
-/// `n` copies of `v`, written by every thread when there are many: a
-/// section's index filled on one thread (vmlinux.o's `.text`: 5 MB, a page
-/// fault every 4 KB) held the others idle. (Zeros of a primitive need
-/// none of this: `vec!` has the allocator's zeroed pages.)
-fn filled<T: Copy + Send + Sync>(n: usize, v: T) -> Vec<T> {
-    if n <= FILL_CHUNK {
-        return vec![v; n];
-    }
-    let mut out = Vec::new();
-    (0..n)
-        .into_par_iter()
-        .with_min_len(FILL_CHUNK)
-        .map(|_| v)
-        .collect_into_vec(&mut out);
-    out
-}
-
-/// Elements per job of [`filled`].
-const FILL_CHUNK: usize = 1 << 16;
 
 /// What [`resolve_branches`] finds in one chunk of instructions (far
 /// destinations numbered from 0 in the chunk, transfers and blocks counted
@@ -549,7 +529,7 @@ fn merge_resolved(chunks: Vec<Resolved>, n_insns: usize) -> Resolved {
         n_computed += c.computed.len();
     }
     let mut transfers = vec![0u32; n];
-    let mut dests = filled(n, PackedDest::default());
+    let mut dests = crate::filled_with(n, PackedDest::default);
     let mut links = vec![0u32; n];
     let mut far = vec![Dest::None; n_far];
     let mut computed = vec![0u32; n_computed];
