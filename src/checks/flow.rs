@@ -18,7 +18,7 @@ use crate::elf::annotations::{Layout, places};
 use crate::model::cfi::{Cfi, Follow, Frame, Mismatch, Modified, States, Unsupported};
 use crate::model::special::{At, Hint};
 use crate::model::walk::{
-    Action, Arrival, Callee, Edge, Loc, Paths, Step, Visitor, Walker, is_cold,
+    Action, Arrival, Callee, Edge, Loc, OwnCalls, Paths, Step, Visitor, Walker, is_cold,
 };
 use crate::model::{Dest, Function, Model, SectionCode};
 use crate::rules::NameSet;
@@ -680,6 +680,7 @@ impl Visitor for Walk<'_, '_, '_> {
         sec: usize,
         from: usize,
         limit: usize,
+        calls: &OwnCalls,
         s: &mut State,
     ) -> (usize, bool) {
         // noinstr region marks may sit on plain instructions.
@@ -700,6 +701,12 @@ impl Visitor for Walk<'_, '_, '_> {
         };
         let limit = limit.min(self.base + self.own.len());
         let stack = self.stack;
+        // Calls taken in the run, as `plain_call` would take them (the key
+        // cannot change in a run without pointer authentication).
+        let take_calls = self.p.plain_calls
+            && !s.key.access.open
+            && !s.key.df
+            && self.p.frame.ra_reg().is_none();
         let mut j = from;
         while j < limit {
             // Instructions that change no state, reached for the first
@@ -724,9 +731,16 @@ impl Visitor for Walk<'_, '_, '_> {
                 break;
             }
             let ins = &code.insns[j];
-            if !ins.is_plain() {
+            let call = if ins.is_plain() {
+                None
+            } else if take_calls
+                && !ins.has_ops()
+                && let Some(st) = calls.step_at(code, sec, j)
+            {
+                Some(st)
+            } else {
                 break;
-            }
+            };
             let k = base + (j - from);
             // Arrival.
             let id = if stack {
@@ -759,6 +773,17 @@ impl Visitor for Walk<'_, '_, '_> {
                 r.cfi = id;
             }
             r.keys |= bit;
+            // The call's step: the stack at a call.
+            if let Some(st) = call {
+                if stack
+                    && s.cfi.follow != Follow::NotJudged
+                    && let Action::Call(c) = st.action
+                {
+                    self.stack_at_call(&st, c, &s.cfi);
+                }
+                j += 1;
+                continue;
+            }
             // The instruction's stack operations.
             if ins.has_ops() {
                 let frame = &self.p.frame;
@@ -1573,7 +1598,7 @@ impl Walk<'_, '_, '_> {
     /// calls, unless the callee is exempt, and a call without a valid frame
     /// in a function is frame-pointer evidence.
     fn stack_at_call(&mut self, st: &Step, c: Callee, cfi: &Cfi) {
-        if !self.special_call(c) {
+        if !self.special_call(st, c) {
             self.calls = true;
             if !self.p.frame.valid_frame(cfi) && st.owner.is_some() {
                 self.frame_event(st, false);
@@ -1581,15 +1606,28 @@ impl Walk<'_, '_, '_> {
         }
     }
 
-    fn special_call(&self, c: Callee) -> bool {
+    /// A call the frame-pointer rule does not count: to a frame-exempt
+    /// symbol, or to a place no instruction starts at.
+    fn special_call(&self, st: &Step, c: Callee) -> bool {
         let m = self.model();
         match c {
             Callee::Direct(Dest::External { sym }) => m.is_frame_exempt_sym(sym),
-            Callee::Direct(Dest::Local { section, offset }) => {
-                m.function_at_start(section, offset)
-                    .is_some_and(|i| m.is_frame_exempt_sym(m.functions[i].sym))
-                    || m.section_code(section)
-                        .is_some_and(|c| c.index_at(offset).is_none())
+            Callee::Direct(dest @ Dest::Local { section, offset }) => {
+                // The function a call goes to was found when its section
+                // was decoded (its link): no lookup by place.
+                let callee = match st.insn.kind {
+                    Kind::Call | Kind::IndirectCall => match st.code.dest_link(st.index) {
+                        (d, Some(f)) if d == dest => Some(f),
+                        _ => m.function_at_start(section, offset),
+                    },
+                    _ => m.function_at_start(section, offset),
+                };
+                match callee {
+                    Some(i) => m.is_special_callee_fn(i),
+                    None => m
+                        .section_code(section)
+                        .is_some_and(|c| c.index_at(offset).is_none()),
+                }
             }
             _ => false,
         }

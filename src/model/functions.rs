@@ -206,6 +206,19 @@ impl<'a> Model<'a> {
         self.starts.get(section, offset)
     }
 
+    /// [`Model::function_at_start`] of `f`'s start: its index when `f` is
+    /// one of this model's functions (no two start at one place), told
+    /// from where it lies without a lookup (a miss in a map of every
+    /// function's start on vmlinux.o), else looked up.
+    pub fn function_index_of(&self, f: &Function) -> Option<usize> {
+        let all = self.functions.as_ptr_range();
+        let at = f as *const Function;
+        if all.contains(&at) {
+            return Some((at as usize - all.start as usize) / std::mem::size_of::<Function>());
+        }
+        self.function_at_start(f.section, f.start)
+    }
+
     /// Whether a function ends exactly at a place (`sym+size`, the end of a
     /// range as range checks use it).
     pub fn function_ends_at(&self, section: usize, offset: u64) -> bool {
@@ -442,6 +455,70 @@ mod tests {
             }
         });
         assert!(asked > 100_000, "{asked} places: too few to say anything");
+    }
+
+    /// What a walk asks of a call's callee by the call's link and the
+    /// function's flags byte, and of its root by where the root lies, is
+    /// what the lookups by place and symbol say: every function is the one
+    /// starting where it does, every call's link is the function starting
+    /// at its destination, and
+    /// every function's byte holds its symbol's thunk and frame-exempt
+    /// flags and whether no instruction starts where it does (its section
+    /// decoded), on every fixture.
+    #[test]
+    fn call_links_and_function_flags_agree_with_the_lookups() {
+        use crate::arch::Kind;
+        use crate::model::Dest;
+        let (mut calls, mut funcs, mut undecoded_seen) = (0, 0, 0);
+        crate::model::each_fixture_model(&["testdata"], |path, _obj, m| {
+            for (i, f) in m.functions.iter().enumerate() {
+                let undecoded = m
+                    .section_code(f.section)
+                    .is_some_and(|c| c.index_at(f.start).is_none());
+                let at = format!("{path}: {}", f.name);
+                assert_eq!(m.function_at_start(f.section, f.start), Some(i), "{at}");
+                assert_eq!(m.function_index_of(f), Some(i), "{at}");
+                let copy = f.clone();
+                assert_eq!(m.function_index_of(&copy), Some(i), "{at}");
+                undecoded_seen += usize::from(undecoded);
+                assert_eq!(
+                    m.is_special_callee_fn(i),
+                    m.is_frame_exempt_sym(f.sym) || undecoded,
+                    "{at}"
+                );
+                assert_eq!(
+                    m.is_indirect_thunk_fn(i),
+                    m.is_indirect_thunk_sym(f.sym),
+                    "{at}"
+                );
+                funcs += 1;
+            }
+            for c in m.code.iter().flatten() {
+                for (i, ins) in c.insns.iter().enumerate() {
+                    if !matches!(ins.kind, Kind::Call | Kind::IndirectCall) {
+                        continue;
+                    }
+                    if let (Dest::Local { section, offset }, link) = c.dest_link(i) {
+                        assert_eq!(
+                            link,
+                            m.function_at_start(section, offset),
+                            "{path}: call at {:#x}",
+                            ins.offset()
+                        );
+                        calls += 1;
+                    }
+                }
+            }
+        });
+        assert!(
+            calls > 500 && funcs > 1000,
+            "{calls} calls, {funcs} functions: too few"
+        );
+        // testdata/stack/x86-call-to-end.s
+        assert!(
+            undecoded_seen > 0,
+            "no function starts where no instruction does"
+        );
     }
 
     /// Over every span it gives, `function_containing_span`'s answer is

@@ -74,6 +74,8 @@ pub struct Model<'a> {
     special: special::Special,
     /// Per symbol: its flags ([`thunks::symbol_flags`]).
     sym_flags: Vec<u8>,
+    /// Per function: its symbol's flags and more ([`thunks::function_flags`]).
+    fn_flags: Vec<u8>,
     /// Defined symbols with flags by place: a linked whole defines its
     /// thunks as `STT_NOTYPE` labels (SYM_CODE_START, SYM_INNER_LABEL), which
     /// are not functions, and its branches to them resolve to that place.
@@ -262,7 +264,7 @@ impl<'a> Model<'a> {
         // The special tables' marks beside what else needs the code, and
         // the noreturn labels and markers, which need only the object (on
         // vmlinux.o the marks alone took 11 ms with the other thread idle).
-        let (special, (exclusive, functions, reach, noreturn_labels, noreturn_markers)) =
+        let (special, (exclusive, functions, fn_flags, reach, noreturn_labels, noreturn_markers)) =
             rayon::join(
                 || {
                     special::Special::build(
@@ -283,6 +285,7 @@ impl<'a> Model<'a> {
                             f.insns = c.lower_bound(f.start)..c.lower_bound(f.end);
                         }
                     }
+                    let fn_flags = thunks::function_flags(&functions, &sym_flags, &code);
                     let mut reach: Vec<u64> = Vec::with_capacity(functions.len());
                     for (i, f) in functions.iter().enumerate() {
                         let before = match i.checked_sub(1).map(|p| &functions[p]) {
@@ -294,6 +297,7 @@ impl<'a> Model<'a> {
                     (
                         exclusive,
                         functions,
+                        fn_flags,
                         reach,
                         noreturn::listed_labels(obj, &listed_noreturn),
                         noreturn::markers(obj, rules.noreturn_markers()),
@@ -321,6 +325,7 @@ impl<'a> Model<'a> {
             code_symbols: std::sync::OnceLock::new(),
             special,
             sym_flags,
+            fn_flags,
             flagged_at,
             indirect_jumps_leave: rules.indirect_jumps_leave(obj.machine),
             symbol_starts,

@@ -13,6 +13,31 @@ const SYM_RETURN_THUNK: u8 = 1;
 const SYM_INDIRECT_THUNK: u8 = 2;
 /// A call to this symbol is made before the frame is set up by design.
 const SYM_FRAME_EXEMPT: u8 = 4;
+/// Per function (never per symbol): its section is decoded and no
+/// instruction starts where it does.
+const FN_START_UNDECODED: u8 = 8;
+
+/// Per function, its symbol's `SYM_` flags and [`FN_START_UNDECODED`]:
+/// what a walk asks of every call's callee, in one byte a function (the
+/// function's entry and its symbol's flags are two misses apart on
+/// vmlinux.o's 40 K functions).
+pub(super) fn function_flags(
+    functions: &[super::Function],
+    sym_flags: &[u8],
+    code: &[Option<Box<SectionCode>>],
+) -> Vec<u8> {
+    functions
+        .iter()
+        .map(|f| {
+            let undecoded = code
+                .get(f.section)
+                .and_then(|c| c.as_ref())
+                .is_some_and(|c| c.index_at(f.start).is_none());
+            sym_flags.get(f.sym).copied().unwrap_or(0)
+                | if undecoded { FN_START_UNDECODED } else { 0 }
+        })
+        .collect()
+}
 
 /// Per symbol, its `SYM_` flags from the rules; and the functions named
 /// like the retpoline thunks compilers emit (`compiler_thunks`), found in
@@ -103,6 +128,22 @@ impl<'a> Model<'a> {
         self.sym_flags
             .get(sym)
             .is_some_and(|f| f & SYM_INDIRECT_THUNK != 0)
+    }
+
+    /// Whether a call to function `i` is an indirect call (its symbol is a
+    /// retpoline thunk): [`Model::is_indirect_thunk_sym`] of its symbol.
+    #[inline]
+    pub fn is_indirect_thunk_fn(&self, i: usize) -> bool {
+        self.fn_flags[i] & SYM_INDIRECT_THUNK != 0
+    }
+
+    /// Whether a call to function `i` does not count as one made with a
+    /// frame or without: its symbol is frame-exempt
+    /// ([`Model::is_frame_exempt_sym`]), or no instruction starts where it
+    /// does.
+    #[inline]
+    pub fn is_special_callee_fn(&self, i: usize) -> bool {
+        self.fn_flags[i] & (SYM_FRAME_EXEMPT | FN_START_UNDECODED) != 0
     }
 
     /// Whether a call to this symbol is made before a frame is set up by

@@ -159,6 +159,28 @@ impl<'a> Step<'a> {
     }
 }
 
+/// The root's own calls to functions that return, with nothing on them:
+/// the calls [`Visitor::plain_call`] is asked about, for a
+/// [`Visitor::plain_run`] to step over without leaving its run.
+pub struct OwnCalls<'w, 'm, 'a> {
+    walker: &'w Walker<'m, 'a>,
+    owner: Option<usize>,
+}
+
+impl OwnCalls<'_, '_, '_> {
+    /// The step of the call at index `i` of `code` (section `sec`, in the
+    /// root's own range), when it is one.
+    #[inline]
+    pub fn step_at<'c>(&self, code: &'c SectionCode, sec: usize, i: usize) -> Option<Step<'c>> {
+        let ins = &code.insns[i];
+        if ins.kind != Kind::Call || self.walker.m.special().at(sec, ins).is_some() {
+            return None;
+        }
+        let callee = self.walker.own_call(code, i)?;
+        Some(Step::own(code, sec, i, Action::Call(callee), self.owner))
+    }
+}
+
 /// What a path arriving at an instruction sees before deciding to go on.
 #[derive(Debug, Clone, Copy)]
 pub struct Arrival<'a> {
@@ -202,12 +224,15 @@ pub trait Visitor {
     /// whether the path goes on after them (it may stop where an
     /// instruction was walked already); the walker visits the rest one by
     /// one. The default takes none.
+    /// `calls` tells which of the root's own calls the run may also step
+    /// over as [`Visitor::plain_call`] would.
     fn plain_run(
         &mut self,
         _code: &SectionCode,
         _sec: usize,
         _from: usize,
         _limit: usize,
+        _calls: &OwnCalls,
         _state: &mut Self::State,
     ) -> (usize, bool) {
         (0, true)
@@ -428,9 +453,7 @@ impl<'m, 'a> Walker<'m, 'a> {
         }
         let (dest, link) = code.dest_link(i);
         let callee = match link {
-            Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
-                Callee::Indirect { thunk: None }
-            }
+            Some(g) if self.m.is_indirect_thunk_fn(g) => Callee::Indirect { thunk: None },
             Some(_) => Callee::Direct(dest),
             None if matches!(dest, Dest::External { .. }) => self.callee(dest),
             None => return None,
@@ -638,7 +661,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                         || !(self.m.call_is_noreturn(code, i) || self.m.marked_noreturn(code, i));
                     fl.action = Action::Call(match link {
                         // A call to the start of a function of this object.
-                        Some(g) if self.m.is_indirect_thunk_sym(self.m.functions[g].sym) => {
+                        Some(g) if self.m.is_indirect_thunk_fn(g) => {
                             Callee::Indirect { thunk: None }
                         }
                         Some(_) => Callee::Direct(dest),
@@ -757,7 +780,7 @@ impl<'m, 'a> Walker<'m, 'a> {
     ) {
         let m = self.m;
         let special = m.special();
-        let root_index = m.function_at_start(root.section, root.start);
+        let root_index = m.function_index_of(root);
         // The last answer outside the root and the span it holds for: the
         // walks from unwind hints (roots of no extent) ask at every step.
         let last = std::cell::Cell::new((usize::MAX, 0u64, 0u64, None));
@@ -783,6 +806,10 @@ impl<'m, 'a> Walker<'m, 'a> {
             0..0
         };
         let own = whole.start..whole.end.saturating_sub(1);
+        let own_calls = OwnCalls {
+            walker: self,
+            owner: root_index,
+        };
         // Paths not yet walked, the next one to walk last. A path goes on
         // in place while it has one way to go.
         let Paths { work, side, succ } = paths;
@@ -799,7 +826,8 @@ impl<'m, 'a> Walker<'m, 'a> {
                 };
                 let ins = &code.insns[i];
                 if ctx.is_none() && sec == root.section && own.contains(&i) && ins.is_plain() {
-                    let (taken, goes_on) = v.plain_run(code, sec, i, own.end, &mut state);
+                    let (taken, goes_on) =
+                        v.plain_run(code, sec, i, own.end, &own_calls, &mut state);
                     if !goes_on {
                         break;
                     }
@@ -808,13 +836,16 @@ impl<'m, 'a> Walker<'m, 'a> {
                         continue;
                     }
                 }
+                // Looked up once (a map's miss on vmlinux.o's marked
+                // instructions, each asked up to twice).
+                let marks = special.at(sec, ins);
                 // A jump inside the root's own range with nothing on it: no
                 // visitor's state changes; the target first, as below.
                 if ctx.is_none()
                     && sec == root.section
                     && own.contains(&i)
                     && let Some((to, falls)) = self.own_jump(root, code, i)
-                    && special.at(sec, ins).is_none()
+                    && marks.is_none()
                 {
                     let arrival = Arrival::plain((sec, i), ins);
                     if !v.arrive(&arrival, &mut state) {
@@ -833,7 +864,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && sec == root.section
                     && whole.contains(&i)
                     && self.own_return(code, i)
-                    && special.at(sec, ins).is_none()
+                    && marks.is_none()
                 {
                     let arrival = Arrival::plain((sec, i), ins);
                     if v.arrive(&arrival, &mut state) {
@@ -849,7 +880,7 @@ impl<'m, 'a> Walker<'m, 'a> {
                     && sec == root.section
                     && own.contains(&i)
                     && let Some(callee) = self.own_call(code, i)
-                    && special.at(sec, ins).is_none()
+                    && marks.is_none()
                 {
                     let step = Step::own(code, sec, i, Action::Call(callee), root_index);
                     let goes_on = match v.plain_call(&step, &mut state) {
@@ -865,7 +896,6 @@ impl<'m, 'a> Walker<'m, 'a> {
                     at = ((sec, i + 1), None);
                     continue;
                 }
-                let marks = special.at(sec, ins);
                 let repl = ctx.map(|c| {
                     let site = &m.alts.sites[c.0 as usize];
                     (c, site, &site.repls[c.1 as usize])
@@ -1131,6 +1161,7 @@ impl Visitor for Reach {
         sec: usize,
         from: usize,
         limit: usize,
+        _: &OwnCalls,
         _: &mut (),
     ) -> (usize, bool) {
         self.seen.insert_run(code, sec, from, limit)
@@ -1172,6 +1203,7 @@ impl Visitor for MayReturn<'_, '_> {
         sec: usize,
         from: usize,
         limit: usize,
+        _: &OwnCalls,
         _: &mut (),
     ) -> (usize, bool) {
         self.entered = true;
