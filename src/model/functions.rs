@@ -461,10 +461,9 @@ mod tests {
     /// function's flags byte, and of its root by where the root lies, is
     /// what the lookups by place and symbol say: every function is the one
     /// starting where it does, every call's link is the function starting
-    /// at its destination, and
-    /// every function's byte holds its symbol's thunk and frame-exempt
-    /// flags and whether no instruction starts where it does (its section
-    /// decoded), on every fixture.
+    /// at its destination, and every function's byte holds its symbol's
+    /// thunk and frame-exempt flags and whether no instruction starts where
+    /// it does (its section decoded), on every fixture.
     #[test]
     fn call_links_and_function_flags_agree_with_the_lookups() {
         use crate::arch::Kind;

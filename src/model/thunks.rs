@@ -139,8 +139,8 @@ impl<'a> Model<'a> {
 
     /// Whether a call to function `i` does not count as one made with a
     /// frame or without: its symbol is frame-exempt
-    /// ([`Model::is_frame_exempt_sym`]), or no instruction starts where it
-    /// does.
+    /// ([`Model::is_frame_exempt_sym`]), or its section is decoded and no
+    /// instruction starts where it does.
     #[inline]
     pub fn is_special_callee_fn(&self, i: usize) -> bool {
         self.fn_flags[i] & (SYM_FRAME_EXEMPT | FN_START_UNDECODED) != 0

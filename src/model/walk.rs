@@ -223,9 +223,8 @@ pub trait Visitor {
     /// ([`Visitor::edge`] was called). Returns how many were taken and
     /// whether the path goes on after them (it may stop where an
     /// instruction was walked already); the walker visits the rest one by
-    /// one. The default takes none.
-    /// `calls` tells which of the root's own calls the run may also step
-    /// over as [`Visitor::plain_call`] would.
+    /// one. `calls` tells which of the root's own calls the run may also
+    /// step over, as [`Visitor::plain_call`] would. The default takes none.
     fn plain_run(
         &mut self,
         _code: &SectionCode,
