@@ -86,6 +86,54 @@ fn len_bit(name: &str) -> u128 {
     1 << name.len().min(127)
 }
 
+/// Several name sets asked at once: a flag per set the name is in, with one
+/// lookup of the exact names of every set that has no substring patterns
+/// (every symbol of every object is asked about three sets).
+pub struct NameFlags<'a> {
+    exact: rustc_hash::FxHashMap<&'a str, u8>,
+    lens: u128,
+    /// Sets with patterns, asked one by one.
+    rest: Vec<(&'a NameSet, u8)>,
+}
+
+impl<'a> NameFlags<'a> {
+    pub fn new(sets: &[(&'a NameSet, u8)]) -> NameFlags<'a> {
+        let mut out = NameFlags {
+            exact: Default::default(),
+            lens: 0,
+            rest: Vec::new(),
+        };
+        for &(set, flag) in sets {
+            if set.contains.is_empty() && set.rust.is_empty() {
+                for n in &set.names {
+                    *out.exact.entry(n.as_str()).or_default() |= flag;
+                }
+                out.lens |= set.lens;
+            } else {
+                out.rest.push((set, flag));
+            }
+        }
+        out
+    }
+
+    /// The flags of the sets `name` is in.
+    #[inline]
+    pub fn get(&self, name: &str) -> u8 {
+        let mut f = 0;
+        if self.lens & len_bit(name) != 0
+            && let Some(&x) = self.exact.get(name)
+        {
+            f = x;
+        }
+        for &(set, flag) in &self.rest {
+            if set.contains(name) {
+                f |= flag;
+            }
+        }
+        f
+    }
+}
+
 impl NameSet {
     pub fn contains(&self, name: &str) -> bool {
         (self.lens & len_bit(name) != 0 && self.names.contains(name))
@@ -1690,6 +1738,80 @@ mod tests {
         assert!(rust.contains("_RNvNtCs1_5alloc5alloc18handle_alloc_error"));
         assert!(rust.contains("_ZN5alloc5alloc18handle_alloc_error17h0123456789abcdefE"));
         assert!(!rust.contains("x5alloc5alloc18handle_alloc_error"));
+    }
+
+    /// Several sets asked at once answer as each asked alone: exact names
+    /// shared by sets, sets with substring and Rust patterns, names of
+    /// lengths no set has, and every symbol name of the fixtures against
+    /// the rules' thunk and frame-exempt sets.
+    #[test]
+    fn name_flags_answer_as_each_set() {
+        let exact = |n: &[&str]| {
+            let mut s = NameSet::default();
+            s.add_names(n.iter().map(|x| x.to_string()));
+            s
+        };
+        let a = exact(&["__x86_return_thunk", "ret", "both"]);
+        let b = exact(&["__x86_indirect_thunk_rax", "both"]);
+        let mut c = exact(&["plain"]);
+        c.contains = vec!["_4core9panicking".into()];
+        let d = NameSet {
+            rust: vec!["5alloc5alloc18handle_alloc_error".into()],
+            ..Default::default()
+        };
+        let sets = [(&a, 1u8), (&b, 2), (&c, 4), (&d, 8)];
+        let flags = NameFlags::new(&sets);
+        let each = |n: &str| {
+            sets.iter()
+                .filter(|(s, _)| s.contains(n))
+                .fold(0u8, |f, (_, b)| f | b)
+        };
+        let mut names: Vec<String> = [
+            "__x86_return_thunk",
+            "ret",
+            "both",
+            "__x86_indirect_thunk_rax",
+            "plain",
+            "x_4core9panicking_y",
+            "_RNvNtCs1_5alloc5alloc18handle_alloc_error",
+            "x5alloc5alloc18handle_alloc_error",
+            "",
+            "r",
+            "bot",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        crate::model::each_fixture_model(&["testdata"], |_, obj, _| {
+            names.extend(obj.symbols.iter().map(|s| s.name.to_string()));
+        });
+        let r = Rules::builtin();
+        let mut flagged = 0;
+        for m in [Machine::X86_64, Machine::Aarch64] {
+            let rule_sets = [
+                (r.return_thunks(m), 1u8),
+                (r.indirect_thunks(m), 2),
+                (r.frame_exempt_calls(m), 4),
+            ];
+            let rule_flags = NameFlags::new(&rule_sets);
+            for n in &names {
+                let alone = rule_sets
+                    .iter()
+                    .filter(|(s, _)| s.contains(n))
+                    .fold(0u8, |f, (_, b)| f | b);
+                assert_eq!(rule_flags.get(n), alone, "{n} ({m:?})");
+                flagged += usize::from(alone != 0);
+            }
+        }
+        for n in &names {
+            assert_eq!(flags.get(n), each(n), "{n}");
+        }
+        assert!(
+            flagged > 10,
+            "{flagged} fixture names in the rules' sets: too few"
+        );
+        assert_eq!(flags.get("both"), 3);
+        assert_eq!(flags.get("x_4core9panicking_y"), 4);
     }
 
     #[test]

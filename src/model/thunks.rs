@@ -44,9 +44,11 @@ pub(super) fn function_flags(
 /// the same pass over the names (a separate one cost vmlinux.o 3.5 ms on
 /// one thread, 140 K names read from memory again).
 pub(super) fn symbol_flags(obj: &Object, rules: &Rules) -> (Vec<u8>, Vec<usize>) {
-    let ret = rules.return_thunks(obj.machine);
-    let ind = rules.indirect_thunks(obj.machine);
-    let exempt = rules.frame_exempt_calls(obj.machine);
+    let named = crate::rules::NameFlags::new(&[
+        (rules.return_thunks(obj.machine), SYM_RETURN_THUNK),
+        (rules.indirect_thunks(obj.machine), SYM_INDIRECT_THUNK),
+        (rules.frame_exempt_calls(obj.machine), SYM_FRAME_EXEMPT),
+    ]);
     let prefixes = rules.special.compiler_thunks.get(obj.machine);
     let mut compiler_thunks = Vec::new();
     let flags = obj
@@ -61,17 +63,7 @@ pub(super) fn symbol_flags(obj: &Object, rules: &Rules) -> (Vec<u8>, Vec<usize>)
             {
                 compiler_thunks.push(s.index);
             }
-            let mut f = 0;
-            if ret.contains(&s.name) {
-                f |= SYM_RETURN_THUNK;
-            }
-            if ind.contains(&s.name) {
-                f |= SYM_INDIRECT_THUNK;
-            }
-            if exempt.contains(&s.name) {
-                f |= SYM_FRAME_EXEMPT;
-            }
-            f
+            named.get(&s.name)
         })
         .collect();
     (flags, compiler_thunks)
