@@ -1613,16 +1613,7 @@ impl Walk<'_, '_, '_> {
         match c {
             Callee::Direct(Dest::External { sym }) => m.is_frame_exempt_sym(sym),
             Callee::Direct(dest @ Dest::Local { section, offset }) => {
-                // The function a call goes to was found when its section
-                // was decoded (its link): no lookup by place.
-                let callee = match st.insn.kind {
-                    Kind::Call | Kind::IndirectCall => match st.code.dest_link(st.index) {
-                        (d, Some(f)) if d == dest => Some(f),
-                        _ => m.function_at_start(section, offset),
-                    },
-                    _ => m.function_at_start(section, offset),
-                };
-                match callee {
+                match m.function_at_branch_dest(st.code, st.index, dest) {
                     Some(i) => m.is_special_callee_fn(i),
                     None => m
                         .section_code(section)

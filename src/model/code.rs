@@ -203,7 +203,7 @@ impl SectionCode {
         self.dests[k].may_be_local()
     }
     /// [`SectionCode::dest`] and [`SectionCode::link`] of instruction `i` at once.
-    pub(crate) fn dest_link(&self, i: usize) -> (Dest, Option<usize>) {
+    pub(super) fn dest_link(&self, i: usize) -> (Dest, Option<usize>) {
         match self.transfer(i) {
             Some(k) => (self.dest_at(k), self.link_at(k)),
             None => (Dest::None, None),

@@ -460,10 +460,11 @@ mod tests {
     /// What a walk asks of a call's callee by the call's link and the
     /// function's flags byte, and of its root by where the root lies, is
     /// what the lookups by place and symbol say: every function is the one
-    /// starting where it does, every call's link is the function starting
-    /// at its destination, and every function's byte holds its symbol's
-    /// thunk and frame-exempt flags and whether no instruction starts where
-    /// it does (its section decoded), on every fixture.
+    /// starting where it does, every call's link (and every branch's
+    /// callee by it) is the function starting at its destination, and
+    /// every function's byte holds its symbol's thunk and frame-exempt
+    /// flags and whether no instruction starts where it does (its section
+    /// decoded), on every fixture.
     #[test]
     fn call_links_and_function_flags_agree_with_the_lookups() {
         use crate::arch::Kind;
@@ -494,16 +495,15 @@ mod tests {
             }
             for c in m.code.iter().flatten() {
                 for (i, ins) in c.insns.iter().enumerate() {
-                    if !matches!(ins.kind, Kind::Call | Kind::IndirectCall) {
+                    let (dest, link) = c.dest_link(i);
+                    let Dest::Local { section, offset } = dest else {
                         continue;
-                    }
-                    if let (Dest::Local { section, offset }, link) = c.dest_link(i) {
-                        assert_eq!(
-                            link,
-                            m.function_at_start(section, offset),
-                            "{path}: call at {:#x}",
-                            ins.offset()
-                        );
+                    };
+                    let at = format!("{path}: branch at {:#x}", ins.offset());
+                    let start = m.function_at_start(section, offset);
+                    assert_eq!(m.function_at_branch_dest(c, i, dest), start, "{at}");
+                    if matches!(ins.kind, Kind::Call | Kind::IndirectCall) {
+                        assert_eq!(link, start, "{at}");
                         calls += 1;
                     }
                 }

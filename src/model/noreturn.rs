@@ -427,6 +427,25 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// The function starting at `dest`, where the branch at index `i` of
+    /// `code` goes: [`Model::branch_callee`] (a call's link, found when the
+    /// section was decoded) when that is the branch's destination, else
+    /// looked up by place.
+    pub(crate) fn function_at_branch_dest(
+        &self,
+        code: &SectionCode,
+        i: usize,
+        dest: Dest,
+    ) -> Option<usize> {
+        let Dest::Local { section, offset } = dest else {
+            return None;
+        };
+        match code.transfer(i) {
+            Some(k) if code.dest_at(k) == dest => self.branch_callee(code, k),
+            _ => self.function_at_start(section, offset),
+        }
+    }
+
     /// Functions some branch in this object goes to: the callees in
     /// `callers`, and the targets of branches outside every function
     /// (alternative replacements, code between functions).
