@@ -703,10 +703,7 @@ impl Visitor for Walk<'_, '_, '_> {
         let stack = self.stack;
         // Calls taken in the run, as `plain_call` would take them (the key
         // cannot change in a run without pointer authentication).
-        let take_calls = self.p.plain_calls
-            && !s.key.access.open
-            && !s.key.df
-            && self.p.frame.ra_reg().is_none();
+        let take_calls = self.calls_in_one_step(s);
         let mut j = from;
         while j < limit {
             // Instructions that change no state, reached for the first
@@ -935,13 +932,7 @@ impl Visitor for Walk<'_, '_, '_> {
     /// instruction in eight; arm64 calls rewrite x30 and take the general
     /// path).
     fn plain_call(&mut self, st: &Step, s: &mut State) -> Option<bool> {
-        if !self.p.plain_calls
-            || self.noinstr_on
-            || s.key.access.open
-            || s.key.df
-            || st.insn.has_ops()
-            || self.p.frame.ra_reg().is_some()
-        {
+        if !self.calls_in_one_step(s) || st.insn.has_ops() {
             return None;
         }
         if !self.arrive(&Arrival::plain((st.section, st.index), st.insn), s) {
@@ -1025,6 +1016,19 @@ impl Visitor for Walk<'_, '_, '_> {
 }
 
 impl Walk<'_, '_, '_> {
+    /// Whether a call on this path may be taken in one step
+    /// ([`Visitor::plain_call`], and in a plain run): its key cannot change
+    /// (user access closed, the direction flag clear, no noinstr regions to
+    /// judge) and it does not rewrite a return-address register.
+    #[inline]
+    fn calls_in_one_step(&self, s: &State) -> bool {
+        self.p.plain_calls
+            && !self.noinstr_on
+            && !s.key.access.open
+            && !s.key.df
+            && self.p.frame.ra_reg().is_none()
+    }
+
     /// The edge the path took to arrive here goes into its trail: the
     /// trail's last edge before it, and whether it was recorded.
     #[inline]
