@@ -120,10 +120,10 @@ pub struct SectionCode {
     /// [`Kind::bit`](crate::arch::Kind::bit)s of the kinds present, so a
     /// check can skip a section without the instructions it looks for.
     pub(super) kinds: u32,
-    /// Whether any instruction is a kCFI check's hash load
-    /// ([`Insn::is_kcfi_hash_load`](crate::arch::Insn::is_kcfi_hash_load)):
-    /// without one no trap is a check's.
-    pub(super) kcfi_hash_loads: bool,
+    /// The indexes of the kCFI checks' hash loads
+    /// ([`Insn::is_kcfi_hash_load`](crate::arch::Insn::is_kcfi_hash_load)),
+    /// in order: a trap is a check's only a few instructions after one.
+    pub(super) kcfi_hash_loads: Vec<u32>,
     /// The indexes of the branches and returns
     /// ([`Kind::TRANSFERS`](crate::arch::Kind::TRANSFERS)), in order: scans
     /// that only look at those step through a fifth of the instructions.

@@ -265,12 +265,13 @@ impl<'a> Model<'a> {
     /// the walk does not see (vmlinux.o's `__efi64_thunk` comes back from
     /// 32-bit code by a far jump to its `ret`).
     pub fn may_return(&self, f: &Function) -> bool {
+        // By place among the transfers: the destination without a search
+        // for the instruction's place.
         if let Some(code) = self.section_code(f.section)
-            && code.transfers_in(self.insn_range(f)).iter().any(|&i| {
-                let i = i as usize;
-                let ins = &code.insns[i];
+            && code.transfer_places(self.insn_range(f)).any(|k| {
+                let ins = &code.insns[code.transfers()[k] as usize];
                 ins.kind == Kind::Return
-                    || (ins.kind == Kind::Jump && self.is_return_thunk(code.dest(i)))
+                    || (ins.kind == Kind::Jump && self.is_return_thunk(code.dest_at(k)))
             })
         {
             return true;

@@ -11,7 +11,7 @@
 //! instructions on arm64.
 
 use super::Model;
-use crate::arch::{Insn, Kind};
+use crate::arch::Kind;
 use crate::elf::Place;
 use crate::rules::PatchableRules;
 use rayon::prelude::*;
@@ -22,8 +22,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 const MAX_RUN: u64 = 64;
 /// Relocations or entries per unit of parallel work.
 const CHUNK: usize = 1 << 13;
-/// Instructions per unit of parallel work.
-const INSN_CHUNK: usize = 1 << 15;
+/// How many instructions before its trap a kCFI check's hash load may lie.
+const CHECK_WINDOW: usize = 8;
 
 /// Where one entry of a patchable-entries section points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -523,46 +523,38 @@ impl Patchable {
     fn find_hashes(&mut self, model: &Model, rules: &PatchableRules) {
         let obj = model.obj;
         let dec = model.dec;
-        // Indirect-call checks: a hash load shortly before a kCFI trap.
-        // In parallel runs of instructions, collected in order.
+        // Indirect-call checks: a hash load shortly before a kCFI trap. A
+        // trap is a check's only within `CHECK_WINDOW` instructions after a
+        // load, so the traps asked are those after each load.
         for (sec, code) in model.code.iter().enumerate() {
             let Some(code) = code else { continue };
-            if !code.kcfi_hash_loads {
-                continue;
-            }
             let data = obj.section_data(sec);
-            // The check before each trap: a plain loop over each run's
-            // instructions (few are traps).
-            let checks_in = |c: usize, run: &[Insn]| -> Vec<HashCheck> {
-                let mut found = Vec::new();
-                for (j, ins) in run.iter().enumerate() {
-                    if !ins.is_kcfi_trap() {
+            let loads = &code.kcfi_hash_loads;
+            let mut next = 0;
+            for &l in loads {
+                let from = (l as usize + 1).max(next);
+                let to = (l as usize + CHECK_WINDOW + 1).min(code.insns.len());
+                for t in from..to {
+                    if !code.insns[t].is_kcfi_trap() {
                         continue;
                     }
-                    let t = c * INSN_CHUNK + j;
-                    found.extend((t.saturating_sub(8)..t).rev().find_map(|k| {
-                        let l = &code.insns[k];
-                        if !l.is_kcfi_hash_load() {
-                            return None;
-                        }
-                        let bytes = &data[l.offset() as usize..l.end() as usize];
-                        dec.kcfi_hash_load(bytes).map(|h| HashCheck {
-                            section: sec,
-                            offset: l.offset(),
-                            disp: h.disp.unsigned_abs(),
-                        })
-                    }));
+                    // The nearest load before the trap that reads as one.
+                    self.checks
+                        .extend((t.saturating_sub(CHECK_WINDOW)..t).rev().find_map(|k| {
+                            let l = &code.insns[k];
+                            if !l.is_kcfi_hash_load() {
+                                return None;
+                            }
+                            let bytes = &data[l.offset() as usize..l.end() as usize];
+                            dec.kcfi_hash_load(bytes).map(|h| HashCheck {
+                                section: sec,
+                                offset: l.offset(),
+                                disp: h.disp.unsigned_abs(),
+                            })
+                        }));
                 }
-                found
-            };
-            let found: Vec<HashCheck> = code
-                .insns
-                .par_chunks(INSN_CHUNK)
-                .with_max_len(1)
-                .enumerate()
-                .flat_map_iter(|(c, run)| checks_in(c, run))
-                .collect();
-            self.checks.extend(found);
+                next = next.max(to);
+            }
         }
         // Hashes: the `__cfi_` preamble among the preambles right before a
         // function (x86), else a data word before its prefix NOPs (arm64).
@@ -674,5 +666,49 @@ pub fn nops(unit: u64, n: u64) -> String {
         (1, n) => format!("{n} bytes of NOPs"),
         (_, 1) => "1 NOP".to_string(),
         (_, n) => format!("{n} NOPs"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checks found from the hash loads are the ones a pass over every
+    /// trap finds (the nearest load that reads as one, at most
+    /// `CHECK_WINDOW` instructions before the trap), in every fixture.
+    #[test]
+    fn checks_from_the_loads_are_those_of_every_trap() {
+        let rules = crate::rules::Rules::builtin();
+        let (mut total, mut windows) = (0, false);
+        crate::model::each_fixture_model(&["testdata"], |path, obj, m| {
+            let mut every = Vec::new();
+            for (sec, code) in m.code.iter().enumerate() {
+                let Some(code) = code else { continue };
+                let data = obj.section_data(sec);
+                for t in (0..code.insns.len()).filter(|&t| code.insns[t].is_kcfi_trap()) {
+                    every.extend((t.saturating_sub(CHECK_WINDOW)..t).rev().find_map(|k| {
+                        let l = &code.insns[k];
+                        let bytes = &data[l.offset() as usize..l.end() as usize];
+                        (l.is_kcfi_hash_load())
+                            .then(|| m.dec.kcfi_hash_load(bytes))
+                            .flatten()
+                            .map(|h| (sec, l.offset(), h.disp.unsigned_abs()))
+                    }));
+                }
+            }
+            let got: Vec<_> = (m.patchable(&rules.patchable).checks.iter())
+                .map(|c| (c.section, c.offset, c.disp))
+                .collect();
+            assert_eq!(got, every, "{path}");
+            if path.ends_with("kcfi_window_x86.o") {
+                // By hand (the fixture's comment): the loads at 0xa and
+                // 0x3b, 8 and 1 instructions before their traps.
+                let at: Vec<_> = got.iter().map(|&(_, o, d)| (o, d)).collect();
+                assert_eq!(at, [(0xa, 0xf), (0x3b, 0xf)]);
+                windows = true;
+            }
+            total += got.len();
+        });
+        assert!(total > 0 && windows, "the kCFI fixtures are missing");
     }
 }

@@ -58,6 +58,7 @@ clang-22 $A64 $O -fsanitize=kcfi -fpatchable-function-entry=5,3 \
 # Hand-written defects.
 as defects_x86.s -o defects_x86.o
 as defects_kcfi_x86.s -o defects_kcfi_x86.o
+as kcfi_window_x86.s -o kcfi_window_x86.o
 aarch64-linux-gnu-as defects_arm64.s -o defects_arm64.o
 
 # Not rebuilt here: x86_clang_kcfi_11_11_mcount.o is arch/x86/lib/misc.o as
