@@ -306,6 +306,9 @@ impl OpTable {
     }
     /// The operations from entry `index` on that belong to the instruction
     /// at `offset`.
+    // Asked once an instruction with operations in the walk's runs: left to
+    // the inliner it was once outlined there (+0.4% of a vmlinux.o run).
+    #[inline(always)]
     pub fn from_index(&self, index: usize, offset: u64) -> OpIter<'_> {
         let lo = index.min(self.offsets.len());
         OpIter {

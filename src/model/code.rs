@@ -134,6 +134,10 @@ pub struct SectionCode {
     pub(super) computed: Vec<u32>,
     /// The state operations of the instructions that have any.
     pub(super) ops: OpTable,
+    /// A bit per instruction, set where a function of the model starts:
+    /// a jump whose target is none (most jumps) needs no lookup in the map
+    /// of every function's start to say it calls no function.
+    pub(super) function_starts: Vec<u64>,
 }
 
 /// Bytes of code per entry of [`SectionCode::starts`].
@@ -217,6 +221,12 @@ impl SectionCode {
     pub(super) fn link_at(&self, k: usize) -> Option<usize> {
         let l = self.links[k];
         (l != NO_LINK).then_some(l as usize)
+    }
+    /// Whether a function may start at instruction `i`: false only where
+    /// [`SectionCode::function_starts`] says none does.
+    #[inline]
+    pub(super) fn may_start_function(&self, i: usize) -> bool {
+        (self.function_starts.get(i / 64)).is_none_or(|&w| w >> (i % 64) & 1 != 0)
     }
     /// See [`SectionCode::links`].
     pub(super) fn link(&self, i: usize) -> Option<usize> {

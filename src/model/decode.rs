@@ -51,7 +51,9 @@ pub(super) fn decode_section(
         links: Vec::new(),
         transfer_blocks: Vec::new(),
         computed: Vec::new(),
+        function_starts: Vec::new(),
     };
+    code.function_starts = starts.bits_for(&code);
     resolve_branches(obj, dec, starts, &mut code, RESOLVE_CHUNK);
     code
 }

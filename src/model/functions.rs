@@ -159,6 +159,19 @@ impl FunctionStarts {
         FunctionStarts { order, index }
     }
 
+    /// [`SectionCode::function_starts`](super::SectionCode) of `code`.
+    pub(super) fn bits_for(&self, code: &super::SectionCode) -> Vec<u64> {
+        let mut bits = vec![0u64; code.insns.len().div_ceil(64)];
+        let s = code.section as u64;
+        let lo = self.order.words.partition_point(|&w| w >> 32 < s);
+        for &w in self.order.words[lo..].iter().take_while(|&&w| w >> 32 == s) {
+            if let Some(i) = code.index_at(w & u64::from(u32::MAX)) {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        bits
+    }
+
     /// The function starting exactly at a place.
     #[inline]
     pub(super) fn get(&self, section: usize, offset: u64) -> Option<usize> {
@@ -470,6 +483,7 @@ mod tests {
         use crate::arch::Kind;
         use crate::model::Dest;
         let (mut calls, mut funcs, mut undecoded_seen) = (0, 0, 0);
+        let (mut jumps, mut tail_jumps) = (0, 0);
         crate::model::each_fixture_model(&["testdata"], |path, _obj, m| {
             for (i, f) in m.functions.iter().enumerate() {
                 let undecoded = m
@@ -495,6 +509,16 @@ mod tests {
             }
             for c in m.code.iter().flatten() {
                 for (i, ins) in c.insns.iter().enumerate() {
+                    let here = m.function_at_start(c.section, ins.offset());
+                    assert_eq!(c.may_start_function(i), here.is_some(), "{path} #{i}");
+                    (tail_jumps, jumps) = (
+                        tail_jumps
+                            + usize::from(
+                                ins.kind == Kind::Jump
+                                    && c.link(i).is_some_and(|j| c.may_start_function(j)),
+                            ),
+                        jumps + usize::from(ins.kind.is_branch()),
+                    );
                     let (dest, link) = c.dest_link(i);
                     let Dest::Local { section, offset } = dest else {
                         continue;
@@ -510,8 +534,8 @@ mod tests {
             }
         });
         assert!(
-            calls > 500 && funcs > 1000,
-            "{calls} calls, {funcs} functions: too few"
+            calls > 500 && funcs > 1000 && tail_jumps > 10 && jumps > 5000,
+            "{calls} calls, {funcs} functions, {tail_jumps} of {jumps} jumps to a start: too few"
         );
         // testdata/stack/x86-call-to-end.s
         assert!(

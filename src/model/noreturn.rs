@@ -423,6 +423,14 @@ impl<'a> Model<'a> {
         let i = code.transfers()[k] as usize;
         match code.dest_at(k) {
             Dest::Local { .. } if code.insns[i].kind == Kind::Call => code.link_at(k),
+            // A jump's link is the instruction at its target in this
+            // section: most start no function.
+            Dest::Local { section, .. }
+                if section == code.section
+                    && code.link_at(k).is_some_and(|j| !code.may_start_function(j)) =>
+            {
+                None
+            }
             Dest::Local { section, offset } => self.function_at_start(section, offset),
             _ => None,
         }
