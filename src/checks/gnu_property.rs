@@ -171,6 +171,17 @@ impl Check for GnuProperty {
     }
 }
 
+/// Whether this rule reads the stack state at every instruction from the
+/// walk: for an arm64 object that claims GCS.
+pub(super) fn wants_states(cx: &Ctx) -> bool {
+    let obj = cx.model.obj;
+    cx.opts.enabled(GnuProperty.id())
+        && obj.machine == Machine::Aarch64
+        && obj
+            .gnu_property_features()
+            .is_some_and(|f| f & FEATURE_GCS != 0)
+}
+
 /// The returns (section, offset) reached with x30 not the caller's return
 /// address: not as at entry, and not restored from where it was saved.
 fn gcs_breaking_returns(cx: &Ctx) -> Vec<(usize, u64)> {
@@ -179,9 +190,10 @@ fn gcs_breaking_returns(cx: &Ctx) -> Vec<(usize, u64)> {
     let frame = Frame::new(m.dec.frame());
     let entry = frame.entry();
     let ra = frame.ra_slot();
-    // The stack state before every instruction walked (a second walk, only
-    // for objects that claim GCS).
-    let facts = super::flow::analyze(cx, true);
+    // The stack state before every instruction walked: the one walk keeps
+    // them for objects that claim GCS (`wants_states`).
+    let facts = cx.flow();
+    debug_assert!(wants_states(cx));
     let mut out: Vec<(usize, u64)> = facts
         .states
         .iter()

@@ -164,10 +164,14 @@ impl<'a> Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// The flow walk's results, computed on first use.
+    /// The flow walk's results, computed on first use: with the stack state
+    /// at every instruction when a rule reads them
+    /// ([`gnu_property::wants_states`]), so no second walk.
     pub fn flow(&self) -> &flow::Facts {
-        self.flow
-            .get_or_init(|| timing::time(Phase::Walk, || flow::analyze(self, false)))
+        self.flow.get_or_init(|| {
+            let states = gnu_property::wants_states(self);
+            timing::time(Phase::Walk, || flow::analyze(self, states))
+        })
     }
 
     /// The speculation rules' one pass, computed on first use.
