@@ -794,16 +794,23 @@ impl Visitor for Walk<'_, '_, '_> {
                 debug_assert!(self.cfis[id as usize] == s.cfi);
                 let saved_key = s.key;
                 let mut failed = false;
-                let pac = frame.ra_reg().is_some();
+                // Only operations on the return-address register move the
+                // key here: the state before is kept, and the keys are
+                // compared, for those alone.
+                let mut pac = false;
                 for op in code.ops(j) {
                     self.realigned |= frame.realigns(&op);
-                    let before = if pac { Some(s.cfi) } else { None };
+                    let before = frame
+                        .ra_reg()
+                        .is_some_and(|ra| pac_moves(&op, ra))
+                        .then_some(s.cfi);
                     if frame.apply(&mut s.cfi, &op, true, next_hint).is_err() {
                         failed = true;
                         break;
                     }
                     if let Some(before) = before {
                         self.pac_stack_op(&op, &before, s);
+                        pac = true;
                     }
                 }
                 if failed {
@@ -1677,6 +1684,9 @@ impl Walk<'_, '_, '_> {
         let Some(ra) = frame.ra_reg() else {
             return;
         };
+        if !pac_moves(op, ra) {
+            return;
+        }
         let Op::Stack { src, dst } = *op else { return };
         // The CFA-relative address `base + off` stands for, before the op.
         let at = |base: u8, off: i32| {
@@ -1822,6 +1832,23 @@ fn outside_functions(m: &Model, sec: usize, c: &SectionCode, k: usize) -> bool {
     c.insns
         .get(k)
         .is_some_and(|i| m.function_containing(sec, i.offset()).is_none())
+}
+
+/// Whether a stack operation can change what [`Walk::pac_stack_op`]
+/// follows of the return address: a store of it, or a write to it.
+#[inline]
+fn pac_moves(op: &Op, ra: crate::arch::Reg) -> bool {
+    use crate::arch::{Dst, Src};
+    match *op {
+        Op::Stack {
+            src: Src::Reg(r),
+            dst: Dst::Store(..),
+        } => r == ra,
+        Op::Stack {
+            dst: Dst::Reg(r), ..
+        } => r == ra,
+        _ => false,
+    }
 }
 
 fn key_name(k: PacKey) -> &'static str {
