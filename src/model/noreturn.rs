@@ -424,9 +424,11 @@ impl<'a> Model<'a> {
         match code.dest_at(k) {
             Dest::Local { .. } if code.insns[i].kind == Kind::Call => code.link_at(k),
             // A jump's link is the instruction at its target in this
-            // section: most start no function.
+            // section (a call's, through a GOT slot too, is a function):
+            // most start no function.
             Dest::Local { section, .. }
                 if section == code.section
+                    && matches!(code.insns[i].kind, Kind::Jump | Kind::CondJump)
                     && code.link_at(k).is_some_and(|j| !code.may_start_function(j)) =>
             {
                 None

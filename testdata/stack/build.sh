@@ -54,6 +54,7 @@ as --64 x86-cold-cases.s -o x86-cold-cases.o
 as --64 cfi-asm.s -o cfi-asm.o
 as --64 x86-embedded-call.s -o x86-embedded-call.o
 as --64 x86-call-to-end.s -o x86-call-to-end.o
+as --64 x86-got-call.s -o x86-got-call.o
 as --64 x86-fp-detect.s -o x86-fp-detect.o
 # Retpoline thunks the compiler puts in the object (rules/special.toml
 # compiler_thunks): clang's carry no CFI, gcc's do.
