@@ -119,6 +119,17 @@ impl Places {
         }
     }
 
+    /// The offsets of the places of `section` that fit a word, in order.
+    pub(super) fn offsets_in(&self, section: usize) -> impl Iterator<Item = u64> + '_ {
+        let (lo, hi) = (
+            self.count_before(section, 0, false),
+            self.count_before(section, u64::MAX, true),
+        );
+        self.words[lo..hi.max(lo)]
+            .iter()
+            .map(|&w| w & u64::from(u32::MAX))
+    }
+
     /// How many places that fit a word come before (section, offset), or
     /// also at it (`at`). A place past every word's offset in its section
     /// counts all of that section's.
@@ -162,10 +173,8 @@ impl FunctionStarts {
     /// [`SectionCode::function_starts`](super::SectionCode) of `code`.
     pub(super) fn bits_for(&self, code: &super::SectionCode) -> Vec<u64> {
         let mut bits = vec![0u64; code.insns.len().div_ceil(64)];
-        let s = code.section as u64;
-        let lo = self.order.words.partition_point(|&w| w >> 32 < s);
-        for &w in self.order.words[lo..].iter().take_while(|&&w| w >> 32 == s) {
-            if let Some(i) = code.index_at(w & u64::from(u32::MAX)) {
+        for off in self.order.offsets_in(code.section) {
+            if let Some(i) = code.index_at(off) {
                 bits[i / 64] |= 1 << (i % 64);
             }
         }
@@ -511,13 +520,10 @@ mod tests {
                 for (i, ins) in c.insns.iter().enumerate() {
                     let here = m.function_at_start(c.section, ins.offset());
                     assert_eq!(c.may_start_function(i), here.is_some(), "{path} #{i}");
-                    (tail_jumps, jumps) = (
-                        tail_jumps
-                            + usize::from(
-                                ins.kind == Kind::Jump
-                                    && c.link(i).is_some_and(|j| c.may_start_function(j)),
-                            ),
-                        jumps + usize::from(ins.kind.is_branch()),
+                    jumps += usize::from(ins.kind.is_branch());
+                    tail_jumps += usize::from(
+                        ins.kind == Kind::Jump
+                            && c.link(i).is_some_and(|j| c.may_start_function(j)),
                     );
                     let (dest, link) = c.dest_link(i);
                     let Dest::Local { section, offset } = dest else {
